@@ -1,0 +1,110 @@
+# boardbench - GNU Makefile.
+#
+#   make                      build ./boardbench (needs only a C compiler and libc)
+#   make CROSS_COMPILE=powerpc-linux-gnu- STATIC=1 BUILD=build-ppc
+#   make check                unit (cmocka) and integration tests; ends "N passed, N failed"
+#   make check SAN=1          the same under AddressSanitizer + UBSan (in build-san/)
+#   make run                  build and run the quick suite
+#   make install PREFIX=/usr DESTDIR=/tmp/stage
+#
+# Honours CC, CROSS_COMPILE, CFLAGS, LDFLAGS, PREFIX, DESTDIR and STATIC=1 as
+# U-Boot, the kernel and BusyBox do.  KERNEL_OPT is added for the measured
+# kernels in src/kernels/ (default -O3, as STREAM is usually built).
+
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+KERNEL_OPT ?= -O3
+PREFIX ?= /usr/local
+DESTDIR ?=
+WERROR ?=
+
+ifeq ($(SAN),1)
+BUILD ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+ifeq ($(BUILD),build)
+BIN ?= boardbench
+else
+BIN ?= $(BUILD)/boardbench
+endif
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+	-Wno-format-nonliteral
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+BB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(SANFLAGS) -Isrc -I$(BUILD)
+BB_LDFLAGS := -pthread $(SANFLAGS)
+ifeq ($(STATIC),1)
+BB_LDFLAGS += -static
+endif
+LDLIBS := -lm
+
+GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+
+APPLETS := stream
+
+CORE_SRC := $(wildcard src/core/*.c)
+KERNEL_SRC := $(wildcard src/kernels/*.c)
+BENCH_SRC := $(wildcard src/bench/*.c)
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC))
+APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+.PHONY: all clean check unit integration install run FORCE
+
+all: $(BIN)
+
+$(BIN): $(APP_OBJ) $(LIB_OBJ)
+	$(CC) $(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BB_CFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/src/kernels/%.o: XCFLAGS = $(KERNEL_OPT)
+
+# Regenerated on every build, replaced only when it changes.
+define buildinfo
+#define BB_GIT_REV "$(GIT_REV)"
+#define BB_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_CFLAGS) $(CFLAGS))))"
+#define BB_LDFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_LDFLAGS) $(LDFLAGS))))"
+endef
+export buildinfo
+$(BUILD)/buildinfo.h: FORCE
+	@mkdir -p $(BUILD)
+	@printf '%s\n' "$$buildinfo" > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@
+	@rm -f $@.tmp
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BB_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -Wno-missing-prototypes \
+		$(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+
+check: $(BIN) $(UNIT_BIN)
+	@BB=$(BIN) UNIT_BINS="$(UNIT_BIN)" sh tests/run.sh
+
+run: $(BIN)
+	./$(BIN) run
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/boardbench
+	for a in $(APPLETS); do ln -sf boardbench $(DESTDIR)$(PREFIX)/bin/$$a; done
+
+clean:
+	rm -rf build build-* boardbench
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,24 @@
+/* applets.h - the applet table: every applet is one row with its entry
+ * point and, if it joins the quick suite, its quick profile. */
+#ifndef BB_APPLETS_H
+#define BB_APPLETS_H
+
+#include "core/results.h"
+
+struct bb_applet {
+	const char *name;
+	const char *summary;
+	int (*main)(int argc, char **argv);
+	/* Runs the applet's quick profile into run; NULL if not in the suite. */
+	struct bb_result *(*quick)(struct bb_run *run);
+};
+
+extern const struct bb_applet bb_applets[];
+const struct bb_applet *bb_applet_find(const char *name);
+
+int stream_main(int argc, char **argv);
+struct bb_result *stream_quick(struct bb_run *run);
+
+int run_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,577 @@
+/* stream.c - the `stream` applet: McCalpin's STREAM (Copy, Scale, Add,
+ * Triad) with its conventions: 16/16/24/24 bytes per element, MB = 10^6,
+ * NTIMES repetitions with the first dropped, best rate plus avg/min/max
+ * time, the clock-granularity lines and the validation of the arrays.
+ *
+ * Threads come from a bb_team and first-touch their own slice.  Variants
+ * come from the registry in kernels/stream_table.c; tuned ones (--tuned)
+ * are printed as "tuned STREAM".  The text layout is rendered from the
+ * results model by stream_render(), never printed from the timing loop.
+ */
+#include "applets.h"
+#include "core/cli.h"
+#include "core/emit.h"
+#include "core/error.h"
+#include "core/parse.h"
+#include "core/stats.h"
+#include "core/team.h"
+#include "kernels/stream.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define STREAM_SCALAR 3.0
+#define STREAM_NKERNELS 4
+#define STREAM_MIN_ELEMENTS 16
+#define STREAM_DEFAULT_MIN (2u * 1000 * 1000)
+#define STREAM_EPSILON 1e-13
+
+enum { CMD_INIT, CMD_DOUBLE_A, CMD_COPY, CMD_SCALE, CMD_ADD, CMD_TRIAD };
+
+static const char *const kernel_names[STREAM_NKERNELS] = { "Copy", "Scale", "Add", "Triad" };
+static const int kernel_words[STREAM_NKERNELS] = { 2, 2, 3, 3 };
+
+struct stream_opts {
+	uint64_t n;            /* elements per array; 0 = default */
+	int ntimes;
+	int threads;
+	int pin;
+	int tuned;
+	const char *variants;  /* comma list, or NULL */
+	int list;
+};
+
+struct stream_arrays {
+	double *a, *b, *c;
+	size_t n;
+	size_t map_bytes;
+	const struct stream_variant *v;
+};
+
+/* ---- the measured work, run by every thread on its slice ---- */
+
+static void stream_slice(void *p, int cmd, int i, int nthreads)
+{
+	struct stream_arrays *s = p;
+	const struct stream_variant *v = s->v;
+	size_t lo, hi;
+
+	bb_team_slice(s->n, i, nthreads, 8, &lo, &hi);
+	double *a = s->a + lo, *b = s->b + lo, *c = s->c + lo;
+	size_t n = hi - lo;
+
+	switch (cmd) {
+	case CMD_INIT:
+		for (size_t j = 0; j < n; j++) {
+			a[j] = 1.0;
+			b[j] = 2.0;
+			c[j] = 0.0;
+		}
+		break;
+	case CMD_DOUBLE_A:
+		for (size_t j = 0; j < n; j++)
+			a[j] = 2.0 * a[j];
+		break;
+	case CMD_COPY: v->copy(c, a, n); break;
+	case CMD_SCALE: v->scale(b, c, STREAM_SCALAR, n); break;
+	case CMD_ADD: v->add(c, a, b, n); break;
+	case CMD_TRIAD: v->triad(a, b, c, STREAM_SCALAR, n); break;
+	}
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static double *map_array(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int arrays_alloc(struct stream_arrays *s, size_t n)
+{
+	s->n = n;
+	s->map_bytes = n * sizeof(double);
+	s->a = map_array(s->map_bytes);
+	s->b = map_array(s->map_bytes);
+	s->c = map_array(s->map_bytes);
+	return s->a && s->b && s->c ? 0 : -1;
+}
+
+static void arrays_free(struct stream_arrays *s)
+{
+	if (s->a)
+		munmap(s->a, s->map_bytes);
+	if (s->b)
+		munmap(s->b, s->map_bytes);
+	if (s->c)
+		munmap(s->c, s->map_bytes);
+}
+
+/* ---- validation, as STREAM's checkSTREAMresults() ---- */
+
+static double avg_abs_err(const double *x, size_t n, double expect)
+{
+	double sum = 0;
+	for (size_t j = 0; j < n; j++)
+		sum += fabs(x[j] - expect);
+	return sum / (double)n;
+}
+
+/* Returns 1 if the arrays hold what ntimes passes of the kernels produce. */
+static int stream_validate(const struct stream_arrays *s, int ntimes, char *msg, size_t len)
+{
+	double aj = 1.0, bj = 2.0, cj = 0.0;
+	double err[3];
+	const char *names = "abc";
+	int ok = 1;
+	size_t used = 0;
+
+	aj = 2.0 * aj;
+	for (int k = 0; k < ntimes; k++) {
+		cj = aj;
+		bj = STREAM_SCALAR * cj;
+		cj = aj + bj;
+		aj = bj + STREAM_SCALAR * cj;
+	}
+	err[0] = avg_abs_err(s->a, s->n, aj) / fabs(aj);
+	err[1] = avg_abs_err(s->b, s->n, bj) / fabs(bj);
+	err[2] = avg_abs_err(s->c, s->n, cj) / fabs(cj);
+	msg[0] = '\0';
+	for (int i = 0; i < 3; i++)
+		if (!(err[i] <= STREAM_EPSILON)) {
+			ok = 0;
+			used += (size_t)snprintf(msg + used, used < len ? len - used : 0,
+				"%sFailed Validation on array %c[], AvgRelAbsErr > epsilon (%e): %e",
+				used ? "; " : "", names[i], STREAM_EPSILON, err[i]);
+		}
+	if (ok)
+		snprintf(msg, len, "Solution Validates: avg error less than %e on all three arrays",
+			 STREAM_EPSILON);
+	return ok;
+}
+
+/* ---- one full STREAM run of one variant ---- */
+
+static double time_cmd(struct bb_team *t, int cmd)
+{
+	double t0 = bb_now();
+	bb_team_run(t, cmd);
+	return bb_now() - t0;
+}
+
+static void run_variant(struct bb_team *team, struct stream_arrays *s,
+			const struct stream_opts *o, struct bb_result *r, double *test_time)
+{
+	struct bb_series *ser[STREAM_NKERNELS];
+	char msg[512], key[96];
+	int ok;
+
+	for (int k = 0; k < STREAM_NKERNELS; k++) {
+		ser[k] = bb_result_add_series(r, kernel_names[k], s->v->name, "s",
+					      (double)kernel_words[k] * sizeof(double) * (double)s->n,
+					      "bytes");
+		ser[k]->discard = 1;
+	}
+	bb_team_run(team, CMD_INIT);
+	*test_time = time_cmd(team, CMD_DOUBLE_A);
+	for (int rep = 0; rep < o->ntimes; rep++)
+		for (int k = 0; k < STREAM_NKERNELS; k++)
+			bb_series_add(ser[k], time_cmd(team, CMD_COPY + k));
+	ok = stream_validate(s, o->ntimes, msg, sizeof msg);
+	snprintf(key, sizeof key, "validation.%s", s->v->name);
+	bb_kv_str(&r->params, key, msg);
+	if (!ok) {
+		r->ok = 0;
+		bb_result_set_status(r, 0, msg);
+	}
+	for (int k = 0; k < STREAM_NKERNELS; k++) {
+		size_t n;
+		const double *x = bb_series_kept(ser[k], &n);
+		struct bb_stats st;
+		bb_stats_compute(x, n, &st);
+		bb_kv_num(&ser[k]->values, "best_rate_Bps", ser[k]->work / st.min);
+		bb_kv_num(&ser[k]->values, "median_rate_Bps", ser[k]->work / st.median);
+		bb_kv_num(&ser[k]->values, "avg_time_s", st.mean);
+		bb_kv_num(&ser[k]->values, "min_time_s", st.min);
+		bb_kv_num(&ser[k]->values, "max_time_s", st.max);
+		bb_kv_int(&ser[k]->values, "tuned", s->v->tuned);
+	}
+}
+
+/* ---- variant selection and sizing ---- */
+
+struct stream_plan {
+	const struct stream_variant *run[16];
+	int nrun;
+	char unsupported[256];
+};
+
+static void plan_add(struct stream_plan *p, const struct stream_variant *v)
+{
+	size_t used = strlen(p->unsupported);
+
+	for (int i = 0; i < p->nrun; i++)
+		if (p->run[i] == v)
+			return;
+	if (v->supported()) {
+		if (p->nrun < (int)(sizeof p->run / sizeof p->run[0]))
+			p->run[p->nrun++] = v;
+	} else if (used < sizeof p->unsupported) {
+		snprintf(p->unsupported + used, sizeof p->unsupported - used, "%s%s",
+			 used ? "," : "", v->name);
+	}
+}
+
+static void plan_variants(const struct stream_opts *o, struct stream_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	if (!o->variants) {
+		plan_add(p, &stream_variants[0]);
+		for (size_t i = 0; o->tuned && i < stream_nvariants; i++)
+			if (stream_variants[i].tuned)
+				plan_add(p, &stream_variants[i]);
+		return;
+	}
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", o->variants);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct stream_variant *v = stream_variant_find(tok);
+		if (!v)
+			bb_die_value("--variant", tok, "see 'boardbench stream --list'");
+		plan_add(p, v);
+	}
+}
+
+static uint64_t default_elements(const struct bb_sysinfo *si)
+{
+	uint64_t n = 4 * bb_sysinfo_largest_cache(si) / sizeof(double);
+	return n < STREAM_DEFAULT_MIN ? STREAM_DEFAULT_MIN : n;
+}
+
+/* Arrays may use at most half of MemAvailable.  An explicit -s beyond that
+ * is an error; the default shrinks to fit and says so. */
+static size_t choose_elements(const struct stream_opts *o, const struct bb_sysinfo *si)
+{
+	uint64_t limit = si->mem_available_bytes / 2;
+	uint64_t n = o->n ? o->n : default_elements(si);
+	uint64_t need = n * 3 * sizeof(double);
+
+	if (n > UINT64_MAX / 24 || need > SIZE_MAX)
+		bb_die("stream: %llu elements do not fit this %d-bit address space",
+		       (unsigned long long)n, si->pointer_bits);
+	if (limit && need > limit) {
+		if (o->n)
+			bb_die("stream: 3 arrays of %llu elements need %.1f MiB, more than half of "
+			       "MemAvailable (%.1f MiB); use a smaller -s",
+			       (unsigned long long)n, need / 1048576.0,
+			       si->mem_available_bytes / 1048576.0);
+		n = limit / (3 * sizeof(double));
+		bb_warn("stream: default array size reduced to %llu elements to fit half of "
+			"MemAvailable; caches may not be fully defeated",
+			(unsigned long long)n);
+	}
+	return (size_t)n;
+}
+
+/* ---- the classic text layout, rendered from the model ---- */
+
+static const char *param_str(const struct bb_result *r, const char *key)
+{
+	const struct bb_kv *kv = bb_kv_get(&r->params, key);
+	return kv && kv->type == BB_KV_STR ? kv->s : "";
+}
+
+static void render_header(FILE *f, const struct bb_result *r)
+{
+	const char *line = "-------------------------------------------------------------\n";
+	double n = bb_kv_getnum(&r->params, "array_size", 0);
+	double gran = bb_kv_getnum(&r->params, "granularity_us", 0);
+	double est = bb_kv_getnum(&r->params, "test_time_us", 0);
+
+	fprintf(f, "%sboardbench stream (STREAM conventions; MB = 10^6 bytes)\n%s", line, line);
+	fprintf(f, "This system uses %d bytes per DOUBLE PRECISION word.\n%s", (int)sizeof(double),
+		line);
+	fprintf(f, "Array size = %.0f, Offset = 0\n", n);
+	fprintf(f, "Total memory required = %.1f MiB (%.1f MB).\n",
+		3.0 * sizeof(double) * n / 1048576.0, 3.0 * sizeof(double) * n / 1e6);
+	fprintf(f, "Each test is run %.0f times, but only\nthe *best* time for each is used.\n",
+		bb_kv_getnum(&r->params, "ntimes", 0));
+	fprintf(f, "(the first iteration is dropped)\n%s", line);
+	fprintf(f, "Number of Threads requested = %.0f\n", bb_kv_getnum(&r->params, "threads", 0));
+	fprintf(f, "Threads pinned = %s\n%s", param_str(r, "pinning"), line);
+	fprintf(f, "Your clock granularity/precision appears to be %.*f microseconds.\n",
+		gran < 1 ? 3 : 0, gran);
+	fprintf(f, "Each test below will take on the order of %.0f microseconds.\n", est);
+	fprintf(f, "   (= %.0f clock ticks)\n", gran > 0 ? est / gran : 0);
+	fprintf(f, "Increase the size of the arrays if this shows that\n"
+		   "you are not getting at least 20 clock ticks per test.\n%s", line);
+	fprintf(f, "WARNING -- The above is only a rough guideline.\n"
+		   "For best results, please be sure you know the\n"
+		   "precision of your system timer.\n%s", line);
+}
+
+static void render_table(FILE *f, const struct bb_result *r, const char *variant)
+{
+	fprintf(f, "Function      Rate (MB/s)   Avg time     Min time     Max time\n");
+	for (int k = 0; k < STREAM_NKERNELS; k++) {
+		const struct bb_series *s = bb_result_find(r, kernel_names[k], variant);
+		char label[16];
+		if (!s)
+			continue;
+		snprintf(label, sizeof label, "%s:", kernel_names[k]);
+		fprintf(f, "%-11s%11.4f  %11.6f  %11.6f  %11.6f\n", label,
+			bb_kv_getnum(&s->values, "best_rate_Bps", 0) * 1e-6,
+			bb_kv_getnum(&s->values, "avg_time_s", 0),
+			bb_kv_getnum(&s->values, "min_time_s", 0),
+			bb_kv_getnum(&s->values, "max_time_s", 0));
+	}
+}
+
+static void render_spread(FILE *f, const struct bb_result *r, const char *variant)
+{
+	fprintf(f, "Median rate (MB/s) and spread (CV of times), first iteration dropped:\n");
+	for (int k = 0; k < STREAM_NKERNELS; k++) {
+		const struct bb_series *s = bb_result_find(r, kernel_names[k], variant);
+		size_t n = 0;
+		const double *x = s ? bb_series_kept(s, &n) : NULL;
+		struct bb_stats st;
+		if (!x || bb_stats_compute(x, n, &st))
+			continue;
+		fprintf(f, "%-7s %11.4f  %5.1f%%\n", kernel_names[k],
+			bb_kv_getnum(&s->values, "median_rate_Bps", 0) * 1e-6, 100.0 * st.cv);
+	}
+}
+
+static void stream_render(FILE *f, const struct bb_result *r)
+{
+	const char *line = "-------------------------------------------------------------\n";
+	const char *unsup = param_str(r, "unsupported");
+	char key[96];
+
+	render_header(f, r);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bb_series *s = r->series[i];
+		const struct stream_variant *v = stream_variant_find(s->variant);
+		if (strcmp(s->name, "Copy") != 0)
+			continue;
+		if (v && v->tuned)
+			fprintf(f, "tuned STREAM: %s (%s)\n", v->name, v->desc);
+		render_table(f, r, s->variant);
+		fputs(line, f);
+		snprintf(key, sizeof key, "validation.%s", s->variant);
+		fprintf(f, "%s\n%s", param_str(r, key), line);
+		render_spread(f, r, s->variant);
+		fputs(line, f);
+	}
+	if (unsup[0])
+		fprintf(f, "unsupported on this CPU (not run): %s\n%s", unsup, line);
+}
+
+static void stream_summary(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = bb_result_find(r, "Triad", "c");
+	const struct bb_series *cp = bb_result_find(r, "Copy", "c");
+
+	if (!s || !cp) {
+		fprintf(f, "stream: no result\n");
+		return;
+	}
+	fprintf(f, "stream   Copy %.1f MB/s, Triad %.1f MB/s (best of %.0f; %.0f threads, "
+		   "%.0f elements) %s\n",
+		bb_kv_getnum(&cp->values, "best_rate_Bps", 0) * 1e-6,
+		bb_kv_getnum(&s->values, "best_rate_Bps", 0) * 1e-6,
+		bb_kv_getnum(&r->params, "ntimes", 0) - 1,
+		bb_kv_getnum(&r->params, "threads", 0),
+		bb_kv_getnum(&r->params, "array_size", 0),
+		r->ok ? "validates" : "FAILED VALIDATION");
+}
+
+/* ---- running ---- */
+
+static void record_params(struct bb_result *r, const struct stream_opts *o, size_t n,
+			  const struct bb_run *run, const struct stream_plan *p, int pin_failed)
+{
+	bb_kv_int(&r->params, "array_size", (long long)n);
+	bb_kv_int(&r->params, "offset", 0);
+	bb_kv_int(&r->params, "bytes_per_word", (long long)sizeof(double));
+	bb_kv_int(&r->params, "ntimes", o->ntimes);
+	bb_kv_int(&r->params, "threads", o->threads);
+	bb_kv_str(&r->params, "pinning",
+		  !o->pin ? "no" : pin_failed ? "requested, failed" : "yes, thread i on CPU i");
+	bb_kv_num(&r->params, "granularity_us", run->timer.granularity_s * 1e6);
+	bb_kv_str(&r->params, "rate_unit", "MB/s, MB = 10^6 bytes");
+	bb_kv_str(&r->params, "bytes_counted", "16/16/24/24 bytes per element");
+	bb_kv_str(&r->params, "unsupported", p->unsupported);
+}
+
+/* Runs STREAM into a new result of run; returns 0, or exits 1 on a
+ * resource failure. */
+static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *o)
+{
+	struct stream_plan plan;
+	struct stream_arrays arr = { 0 };
+	struct bb_team team = { 0 };
+	struct bb_result *r;
+	double test_time = 0;
+	size_t n;
+
+	plan_variants(o, &plan);
+	if (o->threads == 0)
+		o->threads = run->sys.cpus_online;
+	n = choose_elements(o, &run->sys);
+	if (arrays_alloc(&arr, n) != 0) {
+		arrays_free(&arr);
+		bb_die("stream: cannot map 3 arrays of %zu bytes: %s", n * sizeof(double),
+		       strerror(errno));
+	}
+	if (bb_team_start(&team, o->threads, o->pin, stream_slice, &arr) != 0) {
+		arrays_free(&arr);
+		bb_die("stream: cannot start %d threads: %s", o->threads, strerror(errno));
+	}
+	r = bb_run_add_result(run, "stream");
+	r->render = stream_render;
+	r->summary = stream_summary;
+	bb_result_set_status(r, 1, "");
+	for (int i = 0; i < plan.nrun; i++) {
+		double t;
+		arr.v = plan.run[i];
+		run_variant(&team, &arr, o, r, &t);
+		if (i == 0)
+			test_time = t;
+	}
+	bb_team_stop(&team);
+	arrays_free(&arr);
+	record_params(r, o, n, run, &plan, team.pin_failed);
+	bb_kv_num(&r->params, "test_time_us", test_time * 1e6);
+	if (r->ok)
+		bb_result_set_status(r, 1, "Solution Validates");
+	return r;
+}
+
+static void stream_list(void)
+{
+	printf("STREAM variants (tuned ones are reported as \"tuned STREAM\"):\n");
+	for (size_t i = 0; i < stream_nvariants; i++) {
+		const struct stream_variant *v = &stream_variants[i];
+		printf("  %-10s %-12s %-5s %s\n", v->name, v->supported() ? "supported" : "unsupported",
+		       v->tuned ? "tuned" : "", v->desc);
+	}
+}
+
+static const char stream_help[] =
+	"usage: boardbench stream [options]\n"
+	"\n"
+	"McCalpin's STREAM: Copy (c=a), Scale (b=q*c), Add (c=a+b), Triad (a=b+q*c) on\n"
+	"three arrays of doubles.  Bytes are counted 16/16/24/24 per element and rates\n"
+	"are in MB/s with MB = 10^6 bytes.  Each kernel runs NTIMES times; the first is\n"
+	"dropped; the best rate and the avg/min/max times are printed, then medians.\n"
+	"\n"
+	"  -s, --size N       elements per array; K/M/G suffixes are binary (2M =\n"
+	"                     2097152).  Default: 4x the largest cache, at least 2M\n"
+	"                     (2000000); arrays may use at most half of MemAvailable\n"
+	"  -N, --ntimes N     repetitions of each kernel, 2..100000 (default 10)\n"
+	"  -t, --threads N    threads, 1..1024 (default: all online CPUs)\n"
+	"      --pin          bind thread i to the i-th usable CPU\n"
+	"      --tuned        also run the non-temporal-store variants this CPU has\n"
+	"      --variant LIST comma list of variants to run (see --list)\n"
+	"      --list         list the variants and whether this CPU can run them\n"
+	BB_COMMON_HELP
+	"\n"
+	"Exit status: 0 when the solution validates, 1 when it does not or a resource\n"
+	"(memory, threads, output file) fails, 2 for a bad option.\n";
+
+enum { OPT_PIN = BB_OPT_FIRST_APPLET, OPT_TUNED, OPT_VARIANT, OPT_LIST };
+
+static void stream_parse(int argc, char **argv, struct stream_opts *o, struct bb_cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "ntimes", required_argument, NULL, 'N' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "pin", no_argument, NULL, OPT_PIN },
+		{ "tuned", no_argument, NULL, OPT_TUNED },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
+		{ "list", no_argument, NULL, OPT_LIST },
+		BB_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int opt;
+
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, argv, ":s:N:t:h", longopts, NULL)) != -1) {
+		if (bb_cli_common(opt, optarg, cli))
+			continue;
+		switch (opt) {
+		case 's':
+			if (bb_parse_size(optarg, &v) || v < STREAM_MIN_ELEMENTS)
+				bb_die_value("--size", optarg, "expected elements >= 16, e.g. 2M");
+			o->n = v;
+			break;
+		case 'N':
+			if (bb_parse_u64(optarg, 2, 100000, &v))
+				bb_die_value("--ntimes", optarg, "expected 2..100000");
+			o->ntimes = (int)v;
+			break;
+		case 't':
+			if (bb_parse_u64(optarg, 1, 1024, &v))
+				bb_die_value("--threads", optarg, "expected 1..1024");
+			o->threads = (int)v;
+			break;
+		case OPT_PIN: o->pin = 1; break;
+		case OPT_TUNED: o->tuned = 1; break;
+		case OPT_VARIANT: o->variants = optarg; break;
+		case OPT_LIST: o->list = 1; break;
+		case 'h': fputs(stream_help, stdout); exit(0);
+		default: bb_cli_bad(opt, argv);
+		}
+	}
+	bb_cli_no_operands(argc, argv);
+}
+
+static void stream_defaults(struct stream_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->ntimes = 10;
+}
+
+int stream_main(int argc, char **argv)
+{
+	struct stream_opts o;
+	struct bb_cli cli = { 0 };
+	struct bb_run *run;
+	struct bb_result *r;
+	int rc;
+
+	stream_defaults(&o);
+	stream_parse(argc, argv, &o, &cli);
+	if (o.list) {
+		stream_list();
+		return 0;
+	}
+	run = bb_run_new(argc, argv);
+	r = stream_execute(run, &o);
+	bb_emit_text(stdout, run);
+	fflush(stdout);
+	rc = bb_cli_finish(run, &cli);
+	if (!r->ok) {
+		bb_warn("stream: %s", r->message);
+		rc = 1;
+	}
+	bb_run_free(run);
+	bb_cli_free(&cli);
+	return rc;
+}
+
+struct bb_result *stream_quick(struct bb_run *run)
+{
+	struct stream_opts o;
+
+	stream_defaults(&o);
+	return stream_execute(run, &o);
+}

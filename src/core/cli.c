@@ -1,0 +1,122 @@
+/* cli.c - shared option handling and output-file writing for applets. */
+#include "cli.h"
+#include "emit.h"
+#include "error.h"
+#include "parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void bb_cli_begin(void)
+{
+	optind = 0;   /* glibc and musl: full re-initialisation */
+	opterr = 0;
+}
+
+void bb_die_value(const char *opt, const char *val, const char *expect)
+{
+	bb_die_usage("invalid value '%s' for %s (%s)", val, opt, expect);
+}
+
+/* The directory must exist and be writable before a long run starts. */
+static void check_writable(const char *opt, const char *path)
+{
+	char dir[4096];
+	const char *slash;
+
+	if (!path[0])
+		bb_die_value(opt, path, "expected a file name");
+	if (strlen(path) >= sizeof dir)
+		bb_die_value(opt, "...", "path too long");
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (slash && !slash[1])
+		bb_die_value(opt, path, "expected a file name, not a directory");
+	if (access(dir, W_OK) != 0)
+		bb_die("cannot write %s '%s': directory '%s': %s", opt, path, dir, strerror(errno));
+}
+
+int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)
+{
+	char key[64], val[256];
+
+	switch (opt) {
+	case BB_OPT_JSON:
+		check_writable("--json", arg);
+		cli->json = arg;
+		return 1;
+	case BB_OPT_CSV:
+		check_writable("--csv", arg);
+		cli->csv = arg;
+		return 1;
+	case BB_OPT_LABEL:
+		if (bb_parse_label(arg, key, sizeof key, val, sizeof val))
+			bb_die_value("--label", arg,
+				     "expected KEY=VALUE, KEY of [A-Za-z0-9_.-], printable VALUE");
+		bb_kv_str(&cli->labels, key, val);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void bb_cli_bad(int opt, char **argv)
+{
+	const char *text = optind > 0 ? argv[optind - 1] : "?";
+
+	if (opt == ':') {
+		if (optopt > 0 && optopt < 0x100)
+			bb_die_usage("option '-%c' needs a value (see --help)", optopt);
+		bb_die_usage("option '%s' needs a value (see --help)", text);
+	}
+	if (optopt > 0 && optopt < 0x100)
+		bb_die_usage("unknown option '-%c' (see --help)", optopt);
+	bb_die_usage("unknown option '%s' (see --help)", text);
+}
+
+void bb_cli_no_operands(int argc, char **argv)
+{
+	if (optind < argc)
+		bb_die_usage("unexpected argument '%s' (see --help)", argv[optind]);
+}
+
+void bb_cli_apply_labels(struct bb_run *run, const struct bb_cli *cli)
+{
+	for (size_t i = 0; i < cli->labels.n; i++)
+		bb_kv_str(&run->labels, cli->labels.v[i].key, cli->labels.v[i].s);
+}
+
+static int write_one(const char *what, const char *path, bb_emit_fn fn, struct bb_run *run)
+{
+	char err[256];
+
+	if (!path)
+		return 0;
+	if (bb_write_atomic(path, fn, run, err, sizeof err) == 0)
+		return 0;
+	bb_warn("cannot write %s file '%s': %s", what, path, err);
+	return 1;
+}
+
+int bb_cli_finish(struct bb_run *run, struct bb_cli *cli)
+{
+	int rc = 0;
+
+	bb_cli_apply_labels(run, cli);
+	rc |= write_one("JSON", cli->json, bb_emit_json, run);
+	rc |= write_one("CSV", cli->csv, bb_emit_csv, run);
+	return rc;
+}
+
+void bb_cli_free(struct bb_cli *cli)
+{
+	bb_kv_free(&cli->labels);
+}

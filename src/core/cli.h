@@ -1,0 +1,57 @@
+/* cli.h - options every applet shares (--json, --csv, --label, --help) and
+ * the one-line errors for bad options, so all applets fail the same way. */
+#ifndef BB_CLI_H
+#define BB_CLI_H
+
+#include <getopt.h>
+
+#include "results.h"
+
+enum {
+	BB_OPT_JSON = 0x1000,
+	BB_OPT_CSV,
+	BB_OPT_LABEL,
+	BB_OPT_FIRST_APPLET = 0x1100,  /* applets number their long-only options from here */
+};
+
+#define BB_COMMON_LONGOPTS                                        \
+	{ "json", required_argument, NULL, BB_OPT_JSON },         \
+	{ "csv", required_argument, NULL, BB_OPT_CSV },           \
+	{ "label", required_argument, NULL, BB_OPT_LABEL },       \
+	{ "help", no_argument, NULL, 'h' }
+
+#define BB_COMMON_HELP                                                          \
+	"  --json FILE        write the run, every sample included, as JSON\n"     \
+	"  --csv FILE         write every sample as CSV\n"                         \
+	"  --label KEY=VALUE  record a label with the run (repeatable), e.g. PMU=0\n" \
+	"  -h, --help         show this help\n"
+
+struct bb_cli {
+	const char *json;
+	const char *csv;
+	struct bb_kvlist labels;
+};
+
+/* Reset getopt so an applet can parse its own argv. */
+void bb_cli_begin(void);
+
+/* Handle a common option; returns 1 if opt was one, 0 otherwise. Exits 2
+ * on a bad value. */
+int bb_cli_common(int opt, const char *arg, struct bb_cli *cli);
+
+/* Exit 2 with one line for getopt's '?' or ':' result. */
+_Noreturn void bb_cli_bad(int opt, char **argv);
+
+/* Exit 2 if non-option arguments remain. */
+void bb_cli_no_operands(int argc, char **argv);
+
+/* Exit 2: "invalid value 'VAL' for OPT (EXPECT)". */
+_Noreturn void bb_die_value(const char *opt, const char *val, const char *expect);
+
+/* Copy labels into the run, write --json/--csv atomically; returns 0, or
+ * 1 after printing a one-line error if a file could not be written. */
+int bb_cli_finish(struct bb_run *run, struct bb_cli *cli);
+void bb_cli_apply_labels(struct bb_run *run, const struct bb_cli *cli);
+void bb_cli_free(struct bb_cli *cli);
+
+#endif

@@ -1,0 +1,27 @@
+/* error.h - uniform diagnostics and exit codes for every applet.
+ *
+ * Exit codes follow DESIGN.md: 2 for a bad option or value, 1 for a
+ * resource failure (memory, file, socket), 0 for success.  Messages are a
+ * single line prefixed with the program and applet name.
+ */
+#ifndef BB_ERROR_H
+#define BB_ERROR_H
+
+#include <stddef.h>
+
+enum { BB_EXIT_OK = 0, BB_EXIT_FAIL = 1, BB_EXIT_USAGE = 2 };
+
+void bb_set_prog(const char *name);
+const char *bb_prog(void);
+
+void bb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void bb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void bb_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation helpers that end the program with exit 1 on failure. */
+void *bb_xmalloc(size_t n);
+void *bb_xcalloc(size_t n, size_t size);
+void *bb_xrealloc(void *p, size_t n);
+char *bb_xstrdup(const char *s);
+
+#endif

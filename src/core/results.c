@@ -1,0 +1,192 @@
+/* results.c - construction and ownership of the results model. */
+#include "results.h"
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct bb_kv *kv_push(struct bb_kvlist *l, const char *key, enum bb_kv_type t)
+{
+	struct bb_kv *kv;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].key, key) == 0) {
+			kv = &l->v[i];
+			free(kv->s);
+			kv->s = NULL;
+			kv->type = t;
+			return kv;
+		}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->v = bb_xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	kv = &l->v[l->n++];
+	memset(kv, 0, sizeof *kv);
+	kv->key = bb_xstrdup(key);
+	kv->type = t;
+	return kv;
+}
+
+void bb_kv_str(struct bb_kvlist *l, const char *key, const char *val)
+{
+	kv_push(l, key, BB_KV_STR)->s = bb_xstrdup(val ? val : "");
+}
+
+void bb_kv_num(struct bb_kvlist *l, const char *key, double val)
+{
+	kv_push(l, key, BB_KV_NUM)->d = val;
+}
+
+void bb_kv_int(struct bb_kvlist *l, const char *key, long long val)
+{
+	kv_push(l, key, BB_KV_INT)->i = val;
+}
+
+void bb_kv_bool(struct bb_kvlist *l, const char *key, int val)
+{
+	kv_push(l, key, BB_KV_BOOL)->i = !!val;
+}
+
+const struct bb_kv *bb_kv_get(const struct bb_kvlist *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].key, key) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+double bb_kv_getnum(const struct bb_kvlist *l, const char *key, double dflt)
+{
+	const struct bb_kv *kv = bb_kv_get(l, key);
+
+	if (!kv)
+		return dflt;
+	if (kv->type == BB_KV_NUM)
+		return kv->d;
+	if (kv->type == BB_KV_INT || kv->type == BB_KV_BOOL)
+		return (double)kv->i;
+	return dflt;
+}
+
+void bb_kv_free(struct bb_kvlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		free(l->v[i].s);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+struct bb_run *bb_run_new(int argc, char **argv)
+{
+	struct bb_run *run = bb_xcalloc(1, sizeof *run);
+
+	run->argc = argc;
+	run->argv = argv;
+	bb_sysinfo_collect(&run->sys);
+	bb_timer_calibrate(&run->timer);
+	bb_cycles_open(&run->cycles, getenv("BB_CYCLES"));
+	return run;
+}
+
+static void series_free(struct bb_series *s)
+{
+	free(s->name);
+	free(s->variant);
+	free(s->unit);
+	free(s->work_unit);
+	free(s->samples);
+	bb_kv_free(&s->values);
+	free(s);
+}
+
+static void result_free(struct bb_result *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		series_free(r->series[i]);
+	free(r->series);
+	bb_kv_free(&r->params);
+	free(r->applet);
+	free(r->message);
+	free(r);
+}
+
+void bb_run_free(struct bb_run *run)
+{
+	if (!run)
+		return;
+	for (size_t i = 0; i < run->n; i++)
+		result_free(run->results[i]);
+	free(run->results);
+	bb_kv_free(&run->labels);
+	bb_cycles_close(&run->cycles);
+	free(run);
+}
+
+struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet)
+{
+	struct bb_result *r = bb_xcalloc(1, sizeof *r);
+
+	r->applet = bb_xstrdup(applet);
+	r->ok = 1;
+	if (run->n == run->cap) {
+		run->cap = run->cap ? 2 * run->cap : 4;
+		run->results = bb_xrealloc(run->results, run->cap * sizeof *run->results);
+	}
+	run->results[run->n++] = r;
+	return r;
+}
+
+struct bb_series *bb_result_add_series(struct bb_result *r, const char *name,
+				       const char *variant, const char *unit,
+				       double work, const char *work_unit)
+{
+	struct bb_series *s = bb_xcalloc(1, sizeof *s);
+
+	s->name = bb_xstrdup(name);
+	s->variant = bb_xstrdup(variant ? variant : "");
+	s->unit = bb_xstrdup(unit);
+	s->work = work;
+	s->work_unit = bb_xstrdup(work_unit ? work_unit : "");
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->series = bb_xrealloc(r->series, r->cap * sizeof *r->series);
+	}
+	r->series[r->n++] = s;
+	return s;
+}
+
+const struct bb_series *bb_result_find(const struct bb_result *r, const char *name,
+				       const char *variant)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->series[i]->name, name) == 0 &&
+		    (!variant || strcmp(r->series[i]->variant, variant) == 0))
+			return r->series[i];
+	return NULL;
+}
+
+void bb_result_set_status(struct bb_result *r, int ok, const char *msg)
+{
+	r->ok = ok;
+	free(r->message);
+	r->message = bb_xstrdup(msg ? msg : "");
+}
+
+void bb_series_add(struct bb_series *s, double sample)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->samples = bb_xrealloc(s->samples, s->cap * sizeof *s->samples);
+	}
+	s->samples[s->n++] = sample;
+}
+
+const double *bb_series_kept(const struct bb_series *s, size_t *n)
+{
+	size_t d = s->discard < s->n ? s->discard : s->n;
+	*n = s->n - d;
+	return s->samples + d;
+}

@@ -1,0 +1,98 @@
+/* results.h - the one results model every applet fills and every emitter
+ * reads (DESIGN.md: options -> applet -> samples -> model -> emitters).
+ *
+ * A run (one invocation: system, clock, labels) holds results, one per
+ * applet execution.  A result holds parameters and series; a series is one
+ * measured quantity (e.g. STREAM "Triad", variant "nt-sse2") with every raw
+ * sample, the work each sample did, and derived figures.  Applets render
+ * their classic text layout from a result, never from loop-local printf.
+ */
+#ifndef BB_RESULTS_H
+#define BB_RESULTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cycles.h"
+#include "sysinfo.h"
+#include "timer.h"
+
+enum bb_kv_type { BB_KV_STR, BB_KV_NUM, BB_KV_INT, BB_KV_BOOL };
+
+struct bb_kv {
+	char *key;
+	enum bb_kv_type type;
+	char *s;
+	double d;
+	long long i;
+};
+
+struct bb_kvlist {
+	struct bb_kv *v;
+	size_t n, cap;
+};
+
+struct bb_series {
+	char *name;          /* "Triad" */
+	char *variant;       /* "c", "nt-sse2" */
+	char *unit;          /* unit of one sample: "s" */
+	double work;         /* work done by one sample, e.g. bytes moved */
+	char *work_unit;     /* "bytes" */
+	size_t discard;      /* leading samples kept but left out of stats */
+	double *samples;
+	size_t n, cap;
+	struct bb_kvlist values;  /* derived: best_rate_Bps, ... */
+};
+
+struct bb_result;
+typedef void (*bb_render_fn)(FILE *f, const struct bb_result *r);
+
+struct bb_result {
+	char *applet;
+	struct bb_kvlist params;
+	struct bb_series **series;
+	size_t n, cap;
+	int ok;              /* 1 when validated / completed */
+	char *message;       /* validation outcome or error */
+	bb_render_fn render;   /* classic text layout */
+	bb_render_fn summary;  /* one or two lines for the quick suite */
+};
+
+struct bb_run {
+	struct bb_sysinfo sys;
+	struct bb_timer_info timer;
+	struct bb_cycles cycles;
+	struct bb_kvlist labels;
+	int argc;
+	char **argv;
+	struct bb_result **results;
+	size_t n, cap;
+};
+
+/* key/value lists */
+void bb_kv_str(struct bb_kvlist *l, const char *key, const char *val);
+void bb_kv_num(struct bb_kvlist *l, const char *key, double val);
+void bb_kv_int(struct bb_kvlist *l, const char *key, long long val);
+void bb_kv_bool(struct bb_kvlist *l, const char *key, int val);
+const struct bb_kv *bb_kv_get(const struct bb_kvlist *l, const char *key);
+double bb_kv_getnum(const struct bb_kvlist *l, const char *key, double dflt);
+void bb_kv_free(struct bb_kvlist *l);
+
+/* runs: collects system, clock and cycle information */
+struct bb_run *bb_run_new(int argc, char **argv);
+void bb_run_free(struct bb_run *run);
+struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet);
+
+/* results and series */
+struct bb_series *bb_result_add_series(struct bb_result *r, const char *name,
+				       const char *variant, const char *unit,
+				       double work, const char *work_unit);
+const struct bb_series *bb_result_find(const struct bb_result *r, const char *name,
+				       const char *variant);
+void bb_result_set_status(struct bb_result *r, int ok, const char *msg);
+void bb_series_add(struct bb_series *s, double sample);
+
+/* Samples after the discarded warm-up: pointer and count. */
+const double *bb_series_kept(const struct bb_series *s, size_t *n);
+
+#endif

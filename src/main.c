@@ -1,0 +1,93 @@
+/* main.c - boardbench's entry point: the applet table and dispatch by the
+ * first argument or by argv[0] (a `stream` symlink acts as `boardbench
+ * stream`), as BusyBox does; plus --help, --list and --version. */
+#include "applets.h"
+#include "core/error.h"
+#include "core/version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct bb_applet bb_applets[] = {
+	{ "run", "run every applet's quick profile; write results/<host>-<labels>-<UTC>.json",
+	  run_main, NULL },
+	{ "stream", "STREAM memory bandwidth: Copy, Scale, Add, Triad (MB = 10^6 bytes)",
+	  stream_main, stream_quick },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct bb_applet *bb_applet_find(const char *name)
+{
+	for (const struct bb_applet *a = bb_applets; a->name; a++)
+		if (strcmp(a->name, name) == 0)
+			return a;
+	return NULL;
+}
+
+static void list_applets(FILE *f)
+{
+	for (const struct bb_applet *a = bb_applets; a->name; a++)
+		fprintf(f, "  %-8s %s\n", a->name, a->summary);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: boardbench <applet> [options]   (or run a symlink named like the applet)\n"
+		   "       boardbench --list | --version | --help\n"
+		   "       boardbench <applet> --help\n\nApplets:\n");
+	list_applets(f);
+	fprintf(f, "\nEvery applet accepts --json FILE, --csv FILE and --label KEY=VALUE.\n"
+		   "Exit status: 0 ok, 1 measurement or resource failure, 2 bad usage.\n");
+}
+
+static void version(void)
+{
+	printf("boardbench %s (git %s)\n", BB_VERSION, BB_GIT_REV);
+	printf("compiler: %s\n", BB_COMPILER);
+	printf("cflags: %s\n", BB_CFLAGS_STR);
+	printf("ldflags: %s\n", BB_LDFLAGS_STR);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static int dispatch(const struct bb_applet *a, int argc, char **argv)
+{
+	char prog[64];
+
+	snprintf(prog, sizeof prog, "boardbench %s", a->name);
+	bb_set_prog(prog);
+	return a->main(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	const char *self = argc > 0 ? base_name(argv[0]) : "boardbench";
+	const struct bb_applet *a = bb_applet_find(self);
+
+	if (a)
+		return dispatch(a, argc, argv);
+	if (argc < 2) {
+		usage(stderr);
+		return BB_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--list") == 0) {
+		list_applets(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		version();
+		return 0;
+	}
+	a = bb_applet_find(argv[1]);
+	if (!a)
+		bb_die_usage("unknown applet '%s' (see 'boardbench --list')", argv[1]);
+	return dispatch(a, argc - 1, argv + 1);
+}
