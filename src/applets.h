@@ -20,5 +20,6 @@ int stream_main(int argc, char **argv);
 struct bb_result *stream_quick(struct bb_run *run);
 
 int run_main(int argc, char **argv);
+int selftest_main(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ const struct bb_applet bb_applets[] = {
 	  run_main, NULL },
 	{ "stream", "STREAM memory bandwidth: Copy, Scale, Add, Triad (MB = 10^6 bytes)",
 	  stream_main, stream_quick },
+	{ "selftest", "check every supported kernel variant against a plain reference",
+	  selftest_main, NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -1,0 +1,113 @@
+/* selftest.c - the `selftest` applet: runs every correctness check the
+ * kernel families register (every variant against a plain reference) and
+ * exits non-zero if any fails.  Each family adds one row to the table. */
+#include "applets.h"
+#include "core/cli.h"
+#include "core/error.h"
+#include "kernels/stream.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct selftest_row {
+	const char *name;
+	const char *desc;
+	/* Returns the number of failed checks; logs failures to f, and with
+	 * verbose every check, one line each. */
+	long (*run)(FILE *f, int verbose);
+};
+
+static long stream_selftest(FILE *f, int verbose);
+
+static const struct selftest_row selftests[] = {
+	{ "stream", "STREAM kernels of every supported variant against plain C", stream_selftest },
+};
+
+#define NSELFTESTS (sizeof selftests / sizeof selftests[0])
+
+/* Every supported STREAM variant must produce exactly what the standard
+ * loops produce, at lengths and misalignments around the vector widths. */
+static long stream_selftest(FILE *f, int verbose)
+{
+	enum { MAXN = 131 };
+	double a[MAXN + 8], b[MAXN + 8], c[MAXN + 8], r[MAXN + 8];
+	long failed = 0;
+
+	for (size_t vi = 0; vi < stream_nvariants; vi++) {
+		const struct stream_variant *v = &stream_variants[vi];
+		if (!v->supported()) {
+			fprintf(f, "stream %s: unsupported on this CPU, not checked\n", v->name);
+			continue;
+		}
+		for (size_t off = 0; off < 4; off++)
+			for (size_t n = 0; n <= MAXN - 4; n++) {
+				for (size_t j = 0; j < MAXN + 8; j++) {
+					a[j] = (double)j + 0.5;
+					b[j] = 2.0 * (double)j;
+					c[j] = r[j] = -1.0;
+				}
+				v->triad(c + off, a + off, b + off, 3.0, n);
+				for (size_t j = 0; j < n; j++)
+					r[j + off] = a[j + off] + 3.0 * b[j + off];
+				if (memcmp(c, r, sizeof c) != 0) {
+					fprintf(f, "FAIL stream %s triad n=%zu offset=%zu\n", v->name, n, off);
+					failed++;
+				}
+			}
+		if (verbose)
+			fprintf(f, "stream %s: triad checked at lengths 0..%d, offsets 0..3\n", v->name,
+				MAXN - 4);
+	}
+	return failed;
+}
+
+static const char selftest_help[] =
+	"usage: boardbench selftest [-v] [--only NAME]\n"
+	"\n"
+	"Checks every supported kernel variant against a plain reference and exits 1\n"
+	"if any check fails.  Variants this CPU cannot run are listed as unsupported.\n"
+	"\n"
+	"  -v, --verbose      one line per family and variant checked\n"
+	"      --only NAME    run one family (see the list below)\n"
+	"  -h, --help         show this help\n";
+
+int selftest_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *only = NULL;
+	int verbose = 0, opt, matched = 0;
+	long failed = 0;
+
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'v': verbose = 1; break;
+		case 'o': only = optarg; break;
+		case 'h':
+			fputs(selftest_help, stdout);
+			for (size_t i = 0; i < NSELFTESTS; i++)
+				printf("  %-10s %s\n", selftests[i].name, selftests[i].desc);
+			exit(0);
+		default: bb_cli_bad(opt, argv);
+		}
+	}
+	bb_cli_no_operands(argc, argv);
+	for (size_t i = 0; i < NSELFTESTS; i++) {
+		if (only && strcmp(only, selftests[i].name) != 0)
+			continue;
+		matched++;
+		long fl = selftests[i].run(stdout, verbose);
+		printf("%-10s %s (%ld failed)\n", selftests[i].name, fl ? "FAILED" : "passed", fl);
+		failed += fl;
+	}
+	if (!matched)
+		bb_die_value("--only", only, "see 'boardbench selftest --help'");
+	printf("selftest: %s\n", failed ? "FAILED" : "all checks passed");
+	return failed ? 1 : 0;
+}
