@@ -112,6 +112,7 @@ int bb_team_start(struct bb_team *t, int nthreads, int pin, bb_team_fn fn, void 
 	atomic_init(&t->cmd, 0);
 	bb_barrier_init(&t->bar, (unsigned)nthreads, cpus > 0 && nthreads > cpus);
 	t->tid = bb_xcalloc((size_t)nthreads, sizeof *t->tid);
+	t->restore = pin && sched_getaffinity(0, sizeof t->saved, &t->saved) == 0;
 	if (pin && pin_self(0) != 0)
 		t->pin_failed = 1;
 	for (int i = 1; i < nthreads; i++) {
@@ -150,4 +151,6 @@ void bb_team_stop(struct bb_team *t)
 		pthread_join(t->tid[i], NULL);
 	free(t->tid);
 	t->tid = NULL;
+	if (t->restore)
+		sched_setaffinity(0, sizeof t->saved, &t->saved);
 }

@@ -10,6 +10,7 @@
 #define BB_TEAM_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 
 struct bb_team;
@@ -31,6 +32,8 @@ struct bb_team {
 	bb_team_fn fn;
 	void *arg;
 	int pin_failed;   /* set when a thread could not be pinned */
+	int restore;      /* caller's affinity was saved and is restored at stop */
+	cpu_set_t saved;  /* the caller's affinity before pinning */
 };
 
 /* Start nthreads-1 threads (thread 0 is the caller).  With pin, thread i is
