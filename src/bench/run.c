@@ -61,6 +61,16 @@ static void result_name(char *path, size_t len, const char *dir, const struct bb
 	strncat(path, ".json", len - strlen(path) - 1);
 }
 
+/* One line naming the applets in the suite, for --help and for tests. */
+static void print_suite(FILE *f)
+{
+	fputs("\nApplets in the quick suite:", f);
+	for (const struct bb_applet *a = bb_applets; a->name; a++)
+		if (a->quick)
+			fprintf(f, " %s", a->name);
+	fputc('\n', f);
+}
+
 static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *cli)
 {
 	static const struct option longopts[] = {
@@ -82,7 +92,10 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			o->outdir = optarg;
 			break;
 		case 'v': o->verbose = 1; break;
-		case 'h': fputs(run_help, stdout); exit(0);
+		case 'h':
+			fputs(run_help, stdout);
+			print_suite(stdout);
+			exit(0);
 		default: bb_cli_bad(opt, argv);
 		}
 	}

@@ -237,6 +237,8 @@ static void plan_variants(const struct stream_opts *o, struct stream_plan *p)
 		return;
 	}
 	char buf[256];
+	if (!o->variants[strspn(o->variants, ",")])
+		bb_die_value("--variant", o->variants, "expected a comma list, see --list");
 	snprintf(buf, sizeof buf, "%s", o->variants);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -262,16 +264,16 @@ static size_t choose_elements(const struct stream_opts *o, const struct bb_sysin
 	uint64_t need = n * 3 * sizeof(double);
 
 	if (n > UINT64_MAX / 24 || need > SIZE_MAX)
-		bb_die("stream: %llu elements do not fit this %d-bit address space",
+		bb_die("%llu elements do not fit this %d-bit address space",
 		       (unsigned long long)n, si->pointer_bits);
 	if (limit && need > limit) {
 		if (o->n)
-			bb_die("stream: 3 arrays of %llu elements need %.1f MiB, more than half of "
+			bb_die("3 arrays of %llu elements need %.1f MiB, more than half of "
 			       "MemAvailable (%.1f MiB); use a smaller -s",
 			       (unsigned long long)n, need / 1048576.0,
 			       si->mem_available_bytes / 1048576.0);
 		n = limit / (3 * sizeof(double));
-		bb_warn("stream: default array size reduced to %llu elements to fit half of "
+		bb_warn("default array size reduced to %llu elements to fit half of "
 			"MemAvailable; caches may not be fully defeated",
 			(unsigned long long)n);
 	}
@@ -426,12 +428,12 @@ static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *
 	n = choose_elements(o, &run->sys);
 	if (arrays_alloc(&arr, n) != 0) {
 		arrays_free(&arr);
-		bb_die("stream: cannot map 3 arrays of %zu bytes: %s", n * sizeof(double),
+		bb_die("cannot map 3 arrays of %zu bytes: %s", n * sizeof(double),
 		       strerror(errno));
 	}
 	if (bb_team_start(&team, o->threads, o->pin, stream_slice, &arr) != 0) {
 		arrays_free(&arr);
-		bb_die("stream: cannot start %d threads: %s", o->threads, strerror(errno));
+		bb_die("cannot start %d threads: %s", o->threads, strerror(errno));
 	}
 	r = bb_run_add_result(run, "stream");
 	r->render = stream_render;
@@ -560,7 +562,7 @@ int stream_main(int argc, char **argv)
 	fflush(stdout);
 	rc = bb_cli_finish(run, &cli);
 	if (!r->ok) {
-		bb_warn("stream: %s", r->message);
+		bb_warn("%s", r->message);
 		rc = 1;
 	}
 	bb_run_free(run);

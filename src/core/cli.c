@@ -71,13 +71,16 @@ int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)
 void bb_cli_bad(int opt, char **argv)
 {
 	const char *text = optind > 0 ? argv[optind - 1] : "?";
+	/* getopt reports a long option by its value, which may be a letter
+	 * the applet has no short option for: name it as it was typed. */
+	int is_long = strncmp(text, "--", 2) == 0;
 
 	if (opt == ':') {
-		if (optopt > 0 && optopt < 0x100)
+		if (optopt > 0 && optopt < 0x100 && !is_long)
 			bb_die_usage("option '-%c' needs a value (see --help)", optopt);
 		bb_die_usage("option '%s' needs a value (see --help)", text);
 	}
-	if (optopt > 0 && optopt < 0x100)
+	if (optopt > 0 && optopt < 0x100 && !is_long)
 		bb_die_usage("unknown option '-%c' (see --help)", optopt);
 	bb_die_usage("unknown option '%s' (see --help)", text);
 }

@@ -52,20 +52,20 @@ void bb_team_slice(size_t n, int i, int nthreads, size_t align, size_t *lo, size
 	*hi = i == nthreads - 1 ? n : (per * (size_t)(i + 1)) / align * align;
 }
 
-/* Bind the calling thread to the i-th CPU of the process's affinity mask. */
-static int pin_self(int i)
+/* Bind the calling thread to the i-th CPU of `allowed`, the caller's mask
+ * saved before any pinning.  Reading the mask afresh here would be wrong:
+ * a worker inherits the mask of the thread that created it, which is
+ * already pinned to one CPU, so every worker would land on that CPU. */
+static int pin_self(const cpu_set_t *allowed, int i)
 {
-	cpu_set_t allowed, one;
-	int seen = 0, cpus;
+	cpu_set_t one;
+	int seen = 0, cpus = CPU_COUNT(allowed);
 
-	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-		return -1;
-	cpus = CPU_COUNT(&allowed);
 	if (cpus <= 0)
 		return -1;
 	i %= cpus;
 	for (int c = 0; c < CPU_SETSIZE; c++) {
-		if (!CPU_ISSET(c, &allowed))
+		if (!CPU_ISSET(c, allowed))
 			continue;
 		if (seen++ == i) {
 			CPU_ZERO(&one);
@@ -87,7 +87,7 @@ static void *worker(void *p)
 	struct bb_team *t = wa.team;
 
 	free(p);
-	if (t->pin && pin_self(wa.index) != 0)
+	if (t->pin && (!t->restore || pin_self(&t->saved, wa.index) != 0))
 		t->pin_failed = 1;
 	for (;;) {
 		bb_barrier_wait(&t->bar);
@@ -113,7 +113,7 @@ int bb_team_start(struct bb_team *t, int nthreads, int pin, bb_team_fn fn, void 
 	bb_barrier_init(&t->bar, (unsigned)nthreads, cpus > 0 && nthreads > cpus);
 	t->tid = bb_xcalloc((size_t)nthreads, sizeof *t->tid);
 	t->restore = pin && sched_getaffinity(0, sizeof t->saved, &t->saved) == 0;
-	if (pin && pin_self(0) != 0)
+	if (pin && (!t->restore || pin_self(&t->saved, 0) != 0))
 		t->pin_failed = 1;
 	for (int i = 1; i < nthreads; i++) {
 		struct worker_arg *wa = bb_xmalloc(sizeof *wa);

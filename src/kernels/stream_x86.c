@@ -10,9 +10,13 @@
 STREAM_DECLARE(stream_sse2nt)
 STREAM_DECLARE(stream_avxnt)
 
-/* Elements to process one by one until dst is aligned to `align` bytes. */
+/* Elements to process one by one until dst is aligned to `align` bytes.
+ * On i686 a double need only be 4-byte aligned; such a dst never reaches
+ * the alignment the streaming stores need, so it is done all in scalar. */
 static size_t head(const double *dst, size_t n, size_t align)
 {
+	if ((uintptr_t)dst % sizeof(double))
+		return n;
 	size_t mis = ((uintptr_t)dst & (align - 1)) / sizeof(double);
 	size_t h = mis ? (align / sizeof(double)) - mis : 0;
 	return h < n ? h : n;

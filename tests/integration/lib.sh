@@ -2,6 +2,7 @@
 # built binary.  Source it, then call the checks; each prints "ok N - what"
 # or "not ok N - what" (tests/run.sh counts them).  $BB is the binary.
 : "${BB:=./boardbench}"
+case $BB in */*) ;; *) BB=./$BB ;; esac   # a bare name would be searched in PATH
 TAP_N=0
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
