@@ -49,7 +49,7 @@ LDLIBS := -lm
 
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
-APPLETS := stream
+APPLETS := stream lat csum mem
 
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
@@ -61,6 +61,9 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+# cJSON reads emitted JSON back in unit tests only; ./boardbench never links it.
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+CJSON_LIBS := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 
 .PHONY: all clean check unit integration install run FORCE
 
@@ -79,6 +82,7 @@ $(BUILD)/src/kernels/%.o: XCFLAGS = $(KERNEL_OPT)
 define buildinfo
 #define BB_GIT_REV "$(GIT_REV)"
 #define BB_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_CFLAGS) $(CFLAGS))))"
+#define BB_KERNEL_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(KERNEL_OPT))))"
 #define BB_LDFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_LDFLAGS) $(LDFLAGS))))"
 endef
 export buildinfo
@@ -90,8 +94,8 @@ $(BUILD)/buildinfo.h: FORCE
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BB_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -Wno-missing-prototypes \
-		$(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(BB_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes \
+		$(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 check: $(BIN) $(UNIT_BIN)
 	@BB=$(BIN) UNIT_BINS="$(UNIT_BIN)" sh tests/run.sh

@@ -30,6 +30,9 @@
 #define STREAM_MIN_ELEMENTS 16
 #define STREAM_DEFAULT_MIN (2u * 1000 * 1000)
 #define STREAM_EPSILON 1e-13
+/* The array values grow about 15-fold per repetition and leave the range
+ * of a double near 260 repetitions, after which validation cannot work. */
+#define STREAM_MAX_NTIMES 200
 
 enum { CMD_INIT, CMD_DOUBLE_A, CMD_COPY, CMD_SCALE, CMD_ADD, CMD_TRIAD };
 
@@ -476,7 +479,8 @@ static const char stream_help[] =
 	"  -s, --size N       elements per array; K/M/G suffixes are binary (2M =\n"
 	"                     2097152).  Default: 4x the largest cache, at least 2M\n"
 	"                     (2000000); arrays may use at most half of MemAvailable\n"
-	"  -N, --ntimes N     repetitions of each kernel, 2..100000 (default 10)\n"
+	"  -N, --ntimes N     repetitions of each kernel, 2..200 (default 10; beyond\n"
+	"                     that the values overflow and cannot be validated)\n"
 	"  -t, --threads N    threads, 1..1024 (default: all online CPUs)\n"
 	"      --pin          bind thread i to the i-th usable CPU\n"
 	"      --tuned        also run the non-temporal-store variants this CPU has\n"
@@ -516,8 +520,8 @@ static void stream_parse(int argc, char **argv, struct stream_opts *o, struct bb
 			o->n = v;
 			break;
 		case 'N':
-			if (bb_parse_u64(optarg, 2, 100000, &v))
-				bb_die_value("--ntimes", optarg, "expected 2..100000");
+			if (bb_parse_u64(optarg, 2, STREAM_MAX_NTIMES, &v))
+				bb_die_value("--ntimes", optarg, "expected 2..200");
 			o->ntimes = (int)v;
 			break;
 		case 't':

@@ -1,5 +1,6 @@
 /* emit.c - text, JSON and CSV emitters and the atomic file writer. */
 #include "emit.h"
+#include "error.h"
 #include "json.h"
 #include "stats.h"
 #include "version.h"
@@ -44,6 +45,7 @@ static void json_tool(struct bb_json *j)
 	bb_json_kstr(j, "git", BB_GIT_REV);
 	bb_json_kstr(j, "compiler", BB_COMPILER);
 	bb_json_kstr(j, "cflags", BB_CFLAGS_STR);
+	bb_json_kstr(j, "kernel_cflags", BB_KERNEL_CFLAGS_STR);
 	bb_json_kstr(j, "ldflags", BB_LDFLAGS_STR);
 	bb_json_obj_end(j);
 }
@@ -206,15 +208,22 @@ void bb_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Every label as one field, "k=v;k2=v2", sized to fit them all. */
 static void csv_labels(FILE *f, const struct bb_kvlist *labels)
 {
-	char buf[2048] = "";
-	size_t used = 0;
+	size_t len = 1, used = 0;
+	char *buf;
 
-	for (size_t i = 0; i < labels->n && used < sizeof buf; i++)
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s=%s", i ? ";" : "",
+	for (size_t i = 0; i < labels->n; i++)
+		len += strlen(labels->v[i].key) + 2 +
+		       (labels->v[i].s ? strlen(labels->v[i].s) : 0);
+	buf = bb_xmalloc(len);
+	buf[0] = '\0';
+	for (size_t i = 0; i < labels->n; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? ";" : "",
 					 labels->v[i].key, labels->v[i].s ? labels->v[i].s : "");
 	bb_csv_field(f, buf);
+	free(buf);
 }
 
 int bb_emit_csv(FILE *f, const struct bb_run *run)

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define STREAM_COMMON(X) \
-	X(stream_c, "c", "standard STREAM kernels in plain C", 0)
+	X(stream_c, "c", "standard STREAM loops in plain C (compiled as stream.c is; -O3 may turn Copy into memcpy)", 0)
 
 #if defined(__x86_64__) || defined(__i386__)
 #define STREAM_ARCH(X)                                                            \

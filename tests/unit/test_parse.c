@@ -1,0 +1,317 @@
+/* test_parse.c - unit tests for src/core/parse.c: the strict parsers every
+ * option value goes through (counts, sizes with K/M/G, seconds, labels).
+ * Each bad input must be rejected with -1 and leave the output untouched. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/parse.h"
+
+#define SENTINEL 0x5a5a5a5a5a5a5a5aull
+
+/* Parse s with bb_parse_u64 over the whole range; returns the value and
+ * asserts success. */
+static uint64_t u64_ok(const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t v = SENTINEL;
+
+	assert_int_equal(bb_parse_u64(s, min, max, &v), 0);
+	return v;
+}
+
+static void u64_bad(const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t v = SENTINEL;
+
+	assert_int_equal(bb_parse_u64(s, min, max, &v), -1);
+	assert_true(v == SENTINEL);
+}
+
+static void test_u64_decimal_ranges(void **state)
+{
+	(void)state;
+	assert_int_equal(u64_ok("0", 0, 10), 0);
+	assert_int_equal(u64_ok("42", 1, 100), 42);
+	assert_int_equal(u64_ok("1", 1, 100), 1);      /* min is inclusive */
+	assert_int_equal(u64_ok("100", 1, 100), 100);  /* max is inclusive */
+	assert_int_equal(u64_ok("000123", 0, 1000), 123);
+	u64_bad("0", 1, 100);
+	u64_bad("101", 1, 100);
+	u64_bad("1", 2, 100000);
+	u64_bad("100001", 2, 100000);
+}
+
+static void test_u64_hex(void **state)
+{
+	(void)state;
+	assert_int_equal(u64_ok("0x10", 0, UINT64_MAX), 16);
+	assert_int_equal(u64_ok("0XfF", 0, UINT64_MAX), 255);
+	assert_int_equal(u64_ok("0xDeadBeef", 0, UINT64_MAX), 0xdeadbeefu);
+	assert_true(u64_ok("0xffffffffffffffff", 0, UINT64_MAX) == UINT64_MAX);
+	assert_true(u64_ok("0x00000000000000000001", 0, UINT64_MAX) == 1);
+	u64_bad("0x", 0, UINT64_MAX);
+	u64_bad("0x1g", 0, UINT64_MAX);
+	u64_bad("0x10000000000000000", 0, UINT64_MAX);  /* 2^64 */
+	u64_bad("0x100", 0, 255);
+	u64_bad("x10", 0, UINT64_MAX);
+	u64_bad("0x-1", 0, UINT64_MAX);
+}
+
+static void test_u64_overflow(void **state)
+{
+	(void)state;
+	assert_true(u64_ok("18446744073709551615", 0, UINT64_MAX) == UINT64_MAX);
+	assert_true(u64_ok("18446744073709551610", 0, UINT64_MAX) ==
+		    UINT64_MAX - 5);
+	u64_bad("18446744073709551616", 0, UINT64_MAX);  /* 2^64 */
+	u64_bad("18446744073709551620", 0, UINT64_MAX);
+	u64_bad("99999999999999999999", 0, UINT64_MAX);
+	u64_bad("184467440737095516150", 0, UINT64_MAX);
+}
+
+static void test_u64_junk(void **state)
+{
+	static const char *const bad[] = {
+		"", "abc", "a", "12abc", "1.0", "1e3", "-1", "-0", "+1",
+		" 1", "1 ", "\t1", "1\n", "1,000", "1_000", "0b101", "12K",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		u64_bad(bad[i], 0, UINT64_MAX);
+	u64_bad(NULL, 0, UINT64_MAX);
+}
+
+static uint64_t size_ok(const char *s)
+{
+	uint64_t v = SENTINEL;
+
+	assert_int_equal(bb_parse_size(s, &v), 0);
+	return v;
+}
+
+static void size_bad(const char *s)
+{
+	uint64_t v = SENTINEL;
+
+	assert_int_equal(bb_parse_size(s, &v), -1);
+	assert_true(v == SENTINEL);
+}
+
+static void test_size_suffixes(void **state)
+{
+	(void)state;
+	assert_int_equal(size_ok("0"), 0);
+	assert_int_equal(size_ok("7"), 7);
+	assert_int_equal(size_ok("4K"), 4096);
+	assert_int_equal(size_ok("4k"), 4096);
+	assert_int_equal(size_ok("2M"), 2u << 20);
+	assert_int_equal(size_ok("2m"), 2u << 20);
+	assert_true(size_ok("3G") == 3ull << 30);
+	assert_true(size_ok("3g") == 3ull << 30);
+	assert_int_equal(size_ok("0K"), 0);
+	assert_int_equal(size_ok("0x10K"), 16 << 10);
+}
+
+static void test_size_long_forms(void **state)
+{
+	(void)state;
+	assert_int_equal(size_ok("4KiB"), 4096);
+	assert_int_equal(size_ok("4Ki"), 4096);
+	assert_int_equal(size_ok("4kib"), 4096);
+	assert_int_equal(size_ok("4kb"), 4096);
+	assert_int_equal(size_ok("4KB"), 4096);
+	assert_int_equal(size_ok("1MiB"), 1u << 20);
+	assert_true(size_ok("1GiB") == 1ull << 30);
+}
+
+static void test_size_overflow(void **state)
+{
+	(void)state;
+	/* the largest multipliers that still fit in 64 bits */
+	assert_true(size_ok("18014398509481983K") == (UINT64_MAX >> 10) << 10);
+	assert_true(size_ok("17592186044415M") == (UINT64_MAX >> 20) << 20);
+	assert_true(size_ok("17179869183G") == (UINT64_MAX >> 30) << 30);
+	assert_true(size_ok("18446744073709551615") == UINT64_MAX);
+	size_bad("18014398509481984K");
+	size_bad("17592186044416M");
+	size_bad("17179869184G");
+	size_bad("18446744073709551616");
+	size_bad("0xffffffffffffffffK");
+}
+
+static void test_size_bad_suffix(void **state)
+{
+	static const char *const bad[] = {
+		"", "K", "KiB", "4T", "4X", "4KK", "4Kx", "4KiBB", "4KBi", "4 K",
+		"4K ", " 4K", "-4K", "+4K", "4i", "4iB", "4.5K", "4e3",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		size_bad(bad[i]);
+	size_bad(NULL);
+}
+
+static double double_ok(const char *s, double min, double max)
+{
+	double v = -12345.0;
+
+	assert_int_equal(bb_parse_double(s, min, max, &v), 0);
+	return v;
+}
+
+static void double_bad(const char *s, double min, double max)
+{
+	double v = -12345.0;
+
+	assert_int_equal(bb_parse_double(s, min, max, &v), -1);
+	assert_true(v == -12345.0);
+}
+
+static void test_double_valid(void **state)
+{
+	(void)state;
+	assert_true(double_ok("1.5", 0, 10) == 1.5);
+	assert_true(double_ok("0", 0, 10) == 0.0);
+	assert_true(double_ok("10", 0, 10) == 10.0);
+	assert_true(double_ok("1e-3", 0, 10) == 1e-3);
+	assert_true(double_ok(".25", 0, 10) == 0.25);
+	assert_true(double_ok("-2.5", -5, 5) == -2.5);
+}
+
+static void test_double_invalid(void **state)
+{
+	static const char *const bad[] = {
+		"", " 1", "1 ", "1x", "1.5s", "nan", "NAN", "inf", "-inf",
+		"infinity", "1e999", "-1e999", "1e-400", "--1", ".", "e3",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		double_bad(bad[i], -1e300, 1e300);
+	double_bad(NULL, 0, 10);
+	double_bad("-1", 0, 10);     /* below min */
+	double_bad("10.5", 0, 10);   /* above max */
+	double_bad("-0.001", 0, 10);
+}
+
+/* Parse a label into generous buffers; returns rc. */
+static int label(const char *s, char *key, char *val)
+{
+	return bb_parse_label(s, key, 64, val, 256);
+}
+
+static void test_label_valid(void **state)
+{
+	char key[64], val[256];
+
+	(void)state;
+	assert_int_equal(label("PMU=0", key, val), 0);
+	assert_string_equal(key, "PMU");
+	assert_string_equal(val, "0");
+	assert_int_equal(label("a=b=c", key, val), 0);
+	assert_string_equal(key, "a");
+	assert_string_equal(val, "b=c");
+	assert_int_equal(label("k=", key, val), 0);
+	assert_string_equal(key, "k");
+	assert_string_equal(val, "");
+	assert_int_equal(label("A_z.9-x=rev C, 400 MHz", key, val), 0);
+	assert_string_equal(key, "A_z.9-x");
+	assert_string_equal(val, "rev C, 400 MHz");
+	assert_int_equal(label("board=caf\xc3\xa9", key, val), 0);
+	assert_string_equal(val, "caf\xc3\xa9");
+}
+
+static void test_label_bad_key(void **state)
+{
+	static const char *const bad[] = {
+		"PMU", "", "=v", "=", "bad key=v", "k/x=v", "k:x=v", "k\"=v",
+		"k\xc3\xa9=v", "\tk=v", "k\n=v",
+	};
+	char key[64] = "untouched", val[256] = "untouched";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(label(bad[i], key, val), -1);
+	assert_int_equal(label(NULL, key, val), -1);
+	assert_string_equal(key, "untouched");
+	assert_string_equal(val, "untouched");
+}
+
+static void test_label_control_chars(void **state)
+{
+	char key[64], val[256], in[8];
+
+	(void)state;
+	for (int c = 1; c < 0x20; c++) {
+		snprintf(in, sizeof in, "k=a%cb", c);
+		assert_int_equal(label(in, key, val), -1);
+	}
+	assert_int_equal(label("k=\x7f", key, val), -1);
+	assert_int_equal(label("k=a\x1b[31m", key, val), -1);
+}
+
+/* Fill buf with KEY=VALUE of the given lengths. */
+static void make_label(char *buf, int klen, int vlen)
+{
+	memset(buf, 'k', (size_t)klen);
+	buf[klen] = '=';
+	memset(buf + klen + 1, 'v', (size_t)vlen);
+	buf[klen + 1 + vlen] = '\0';
+}
+
+static void test_label_lengths(void **state)
+{
+	char in[400], key[64], val[256];
+
+	(void)state;
+	make_label(in, 63, 255);
+	assert_int_equal(label(in, key, val), 0);
+	assert_int_equal(strlen(key), 63);
+	assert_int_equal(strlen(val), 255);
+	make_label(in, 64, 1);
+	assert_int_equal(label(in, key, val), -1);
+	make_label(in, 1, 256);
+	assert_int_equal(label(in, key, val), -1);
+}
+
+static void test_label_small_buffers(void **state)
+{
+	char key[4], val[4];
+
+	(void)state;
+	assert_int_equal(bb_parse_label("abc=xyz", key, 4, val, 4), 0);
+	assert_string_equal(key, "abc");
+	assert_string_equal(val, "xyz");
+	assert_int_equal(bb_parse_label("abcd=x", key, 4, val, 4), -1);
+	assert_int_equal(bb_parse_label("a=wxyz", key, 4, val, 4), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u64_decimal_ranges),
+		cmocka_unit_test(test_u64_hex),
+		cmocka_unit_test(test_u64_overflow),
+		cmocka_unit_test(test_u64_junk),
+		cmocka_unit_test(test_size_suffixes),
+		cmocka_unit_test(test_size_long_forms),
+		cmocka_unit_test(test_size_overflow),
+		cmocka_unit_test(test_size_bad_suffix),
+		cmocka_unit_test(test_double_valid),
+		cmocka_unit_test(test_double_invalid),
+		cmocka_unit_test(test_label_valid),
+		cmocka_unit_test(test_label_bad_key),
+		cmocka_unit_test(test_label_control_chars),
+		cmocka_unit_test(test_label_lengths),
+		cmocka_unit_test(test_label_small_buffers),
+	};
+
+	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
+}
