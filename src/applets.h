@@ -18,6 +18,9 @@ const struct bb_applet *bb_applet_find(const char *name);
 
 int stream_main(int argc, char **argv);
 struct bb_result *stream_quick(struct bb_run *run);
+int lat_main(int argc, char **argv);
+struct bb_result *lat_quick(struct bb_run *run);
+
 
 int run_main(int argc, char **argv);
 int selftest_main(int argc, char **argv);

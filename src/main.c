@@ -13,6 +13,8 @@ const struct bb_applet bb_applets[] = {
 	  run_main, NULL },
 	{ "stream", "STREAM memory bandwidth: Copy, Scale, Add, Triad (MB = 10^6 bytes)",
 	  stream_main, stream_quick },
+	{ "lat", "memory latency by dependent-load chase; cache levels vs sysfs (ns per load)",
+	  lat_main, lat_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
 	{ NULL, NULL, NULL, NULL },
@@ -47,6 +49,7 @@ static void version(void)
 	printf("boardbench %s (git %s)\n", BB_VERSION, BB_GIT_REV);
 	printf("compiler: %s\n", BB_COMPILER);
 	printf("cflags: %s\n", BB_CFLAGS_STR);
+	printf("kernel cflags (src/kernels, added): %s\n", BB_KERNEL_CFLAGS_STR);
 	printf("ldflags: %s\n", BB_LDFLAGS_STR);
 }
 
@@ -54,6 +57,13 @@ static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
+}
+
+/* --help, --list and --version take nothing after them. */
+static void no_operands(int argc, char **argv)
+{
+	if (argc > 2)
+		bb_die_usage("unexpected argument '%s' after '%s'", argv[2], argv[1]);
 }
 
 static int dispatch(const struct bb_applet *a, int argc, char **argv)
@@ -77,14 +87,17 @@ int main(int argc, char **argv)
 		return BB_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		no_operands(argc, argv);
 		usage(stdout);
 		return 0;
 	}
 	if (strcmp(argv[1], "--list") == 0) {
+		no_operands(argc, argv);
 		list_applets(stdout);
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		no_operands(argc, argv);
 		version();
 		return 0;
 	}
