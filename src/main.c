@@ -15,6 +15,8 @@ const struct bb_applet bb_applets[] = {
 	  stream_main, stream_quick },
 	{ "lat", "memory latency by dependent-load chase; cache levels vs sysfs (ns per load)",
 	  lat_main, lat_quick },
+	{ "csum", "Internet checksum (RFC 1071) variants: the seed's Bytes/Time/Avg table",
+	  csum_main, csum_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
 	{ NULL, NULL, NULL, NULL },

@@ -4,6 +4,7 @@
 #include "applets.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "kernels/csum.h"
 #include "kernels/stream.h"
 
 #include <stdio.h>
@@ -22,6 +23,7 @@ static long stream_selftest(FILE *f, int verbose);
 
 static const struct selftest_row selftests[] = {
 	{ "stream", "STREAM kernels of every supported variant against plain C", stream_selftest },
+	{ "csum", "Internet checksum variants against a byte-at-a-time reference", csum_selftest },
 };
 
 #define NSELFTESTS (sizeof selftests / sizeof selftests[0])

@@ -1,0 +1,368 @@
+/* csum.c - the `csum` applet: the Internet checksum (RFC 1071) variants of
+ * kernels/csum_table.c measured the way the Geode report (seeds/001) did:
+ * for each variant, sizes 16..4096 bytes, N = 10000 calls each, start and
+ * stop times added up and printed as its "Bytes Time Avg (usec/run)" table
+ * with a "Total time".  Then a side-by-side comparison (ns per call, bytes
+ * per core cycle or per counter tick, improvement over a baseline), and
+ * the ip_fast_csum and checksum-and-copy variants.
+ *
+ * Modes: the default table; --latency (each result seeds the next call:
+ * latency against throughput at 40 and 1500 bytes); --data FILE (the
+ * checksum of a file's bytes with every variant, for cross-checking).
+ * Every measured variant is checked against the reference checksum on
+ * the measured buffer.  This file holds the options, the choice of
+ * variants, main and the quick profile; csum_applet.h lists the others.
+ */
+#include "applets.h"
+#include "csum_applet.h"
+#include "core/cli.h"
+#include "core/emit.h"
+#include "core/error.h"
+#include "core/parse.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t seed_sizes[] = { 16, 32, 64, 128, 256, 512, 1024, 2048, 4096 };
+static const size_t latency_sizes[] = { 40, 1500 };
+static const size_t quick_sizes[] = { 40, 1500, 4096 };
+
+/* ---- variant selection ---- */
+
+static int plan_has_sum(const struct csum_plan *p, const struct csum_variant *v)
+{
+	for (int i = 0; i < p->nsum; i++)
+		if (p->sum[i] == v)
+			return 1;
+	return 0;
+}
+
+static void plan_sum(struct csum_plan *p, const struct csum_variant *v)
+{
+	if (plan_has_sum(p, v))
+		return;
+	if (!v->supported())
+		csum_append(p->unsupported, sizeof p->unsupported, v->name);
+	else if (p->nsum < CSUM_MAX_RUN)
+		p->sum[p->nsum++] = v;
+}
+
+static void plan_ip(struct csum_plan *p, const struct csum_ip_variant *v)
+{
+	for (int i = 0; i < p->nip; i++)
+		if (p->ip[i] == v)
+			return;
+	if (!v->supported())
+		csum_append(p->unsupported, sizeof p->unsupported, v->name);
+	else if (p->nip < CSUM_MAX_RUN)
+		p->ip[p->nip++] = v;
+}
+
+static void plan_copy(struct csum_plan *p, const struct csum_copy_variant *v)
+{
+	for (int i = 0; i < p->ncopy; i++)
+		if (p->copy[i] == v)
+			return;
+	if (!v->supported())
+		csum_append(p->unsupported, sizeof p->unsupported, v->name);
+	else if (p->ncopy < CSUM_MAX_RUN)
+		p->copy[p->ncopy++] = v;
+}
+
+static void plan_all(struct csum_plan *p, int sections)
+{
+	for (size_t i = 0; i < csum_nvariants; i++)
+		plan_sum(p, &csum_variants[i]);
+	for (size_t i = 0; sections && i < csum_ip_nvariants; i++)
+		plan_ip(p, &csum_ip_variants[i]);
+	for (size_t i = 0; sections && i < csum_copy_nvariants; i++)
+		plan_copy(p, &csum_copy_variants[i]);
+}
+
+static void plan_named(struct csum_plan *p, const char *names)
+{
+	char buf[512];
+
+	if (strlen(names) >= sizeof buf)
+		bb_die_value("--variant", names, "list too long");
+	snprintf(buf, sizeof buf, "%s", names);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct csum_variant *v = csum_variant_find(tok);
+		const struct csum_ip_variant *iv = csum_ip_variant_find(tok);
+		const struct csum_copy_variant *cv = csum_copy_variant_find(tok);
+		if (v)
+			plan_sum(p, v);
+		else if (iv)
+			plan_ip(p, iv);
+		else if (cv)
+			plan_copy(p, cv);
+		else
+			bb_die_value("--variant", tok, "see 'boardbench csum --list'");
+	}
+}
+
+/* The baseline runs first, whether or not --variant named it. */
+static void plan_baseline(struct csum_plan *p, const char *name)
+{
+	const struct csum_variant *b = csum_variant_find(name);
+
+	if (!b)
+		bb_die_value("--baseline", name, "a partial-sum variant, see 'boardbench csum --list'");
+	if (!b->supported())
+		bb_die_value("--baseline", name, "unsupported on this CPU");
+	if (!plan_has_sum(p, b)) {
+		if (p->nsum == CSUM_MAX_RUN)
+			p->nsum--;
+		memmove(p->sum + 1, p->sum, (size_t)p->nsum * sizeof p->sum[0]);
+		p->sum[0] = b;
+		p->nsum++;
+	}
+	p->baseline = b;
+}
+
+void csum_plan_make(struct csum_plan *p, const struct csum_opts *o)
+{
+	memset(p, 0, sizeof *p);
+	if (o->variants)
+		plan_named(p, o->variants);
+	else
+		plan_all(p, o->sections);
+	if (!o->sections && (p->nip || p->ncopy))
+		bb_die_value("--variant", o->variants,
+			     "--data and --latency take partial-sum variants only");
+	plan_baseline(p, o->baseline);
+}
+
+/* ---- options ---- */
+
+static const char csum_help[] =
+	"usage: boardbench csum [options]\n"
+	"       boardbench csum --data FILE [--offset K]\n"
+	"\n"
+	"The Internet checksum (RFC 1071: 16-bit ones'-complement sum, network byte\n"
+	"order) of every variant, as the Geode report measured it: for each size,\n"
+	"N calls between two clock readings, printed as \"Bytes Time Avg (usec/run)\"\n"
+	"(Time in microseconds for all N calls, best of the runs) and \"Total time\";\n"
+	"then ns per call side by side, bytes per core cycle (or per counter tick,\n"
+	"named as such: a tick is not a cycle), and the improvement over a baseline,\n"
+	"(t_base - t) / t_base; then ip_fast_csum and checksum-and-copy.  Every\n"
+	"measured variant is checked against the reference checksum.\n"
+	"\n"
+	"  --sizes LIST       comma list of sizes in bytes, 1..64M, K/M suffixes\n"
+	"                     (default 16,32,64,128,256,512,1024,2048,4096)\n"
+	"  -N, --calls N      calls per run of a size, 1..1000000000 (default 10000)\n"
+	"  -r, --reps N       runs of each size, 2..1000; the first is dropped (default 5)\n"
+	"      --variant LIST comma list of variants (see --list); default all\n"
+	"      --baseline NAME the variant improvements are measured against (ref16)\n"
+	"      --latency      latency (each result seeds the next call) against\n"
+	"                     throughput, at 40 and 1500 bytes unless --sizes is given\n"
+	"      --data FILE    print the checksum of FILE's bytes with every variant\n"
+	"      --offset K     with --data: start K bytes into FILE (the bytes are read\n"
+	"                     to addresses = K mod 8, so odd K means odd addresses);\n"
+	"                     otherwise: start the buffer K (0..63) bytes past 64\n"
+	"      --list         list the variants and whether this CPU can run them\n"
+	BB_COMMON_HELP
+	"\n"
+	"Exit status: 0 when every variant agrees with the reference, 1 when one\n"
+	"does not or a resource (memory, file) fails, 2 for a bad option.\n";
+
+enum {
+	OPT_SIZES = BB_OPT_FIRST_APPLET, OPT_VARIANT, OPT_BASELINE, OPT_LIST, OPT_LATENCY,
+	OPT_DATA, OPT_OFFSET,
+};
+
+static void parse_sizes(struct csum_opts *o, const char *arg)
+{
+	const char *p = arg;
+	char item[64];
+
+	o->nsizes = 0;
+	o->sizes_given = 1;
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		uint64_t v;
+		if (n == 0 || n >= sizeof item)
+			bb_die_value("--sizes", arg, "expected a comma list of sizes, e.g. 40,1500");
+		snprintf(item, sizeof item, "%.*s", (int)n, p);
+		if (bb_parse_size(item, &v) || v < 1 || v > CSUM_MAX_SIZE)
+			bb_die_value("--sizes", item, "expected bytes 1..64M");
+		if (o->nsizes == CSUM_MAX_SIZES)
+			bb_die_value("--sizes", arg, "at most 32 sizes");
+		o->sizes[o->nsizes++] = (size_t)v;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+}
+
+static void csum_defaults(struct csum_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	for (size_t i = 0; i < sizeof seed_sizes / sizeof seed_sizes[0]; i++)
+		o->sizes[o->nsizes++] = seed_sizes[i];
+	o->calls = 10000;
+	o->reps = 5;
+	o->baseline = "ref16";
+	o->sections = 1;
+}
+
+static void parse_one(int opt, const char *arg, struct csum_opts *o)
+{
+	uint64_t v;
+
+	switch (opt) {
+	case OPT_SIZES: parse_sizes(o, arg); break;
+	case 'N':
+		if (bb_parse_u64(arg, 1, 1000000000, &v))
+			bb_die_value("--calls", arg, "expected 1..1000000000");
+		o->calls = v;
+		break;
+	case 'r':
+		if (bb_parse_u64(arg, 2, 1000, &v))
+			bb_die_value("--reps", arg, "expected 2..1000");
+		o->reps = (int)v;
+		break;
+	case OPT_VARIANT:
+		if (!arg[0])
+			bb_die_value("--variant", arg, "expected a comma list of variants");
+		o->variants = arg;
+		break;
+	case OPT_BASELINE: o->baseline = arg; break;
+	case OPT_LIST: o->list = 1; break;
+	case OPT_LATENCY: o->latency = 1; break;
+	case OPT_DATA:
+		if (!arg[0])
+			bb_die_value("--data", arg, "expected a file name");
+		o->data = arg;
+		break;
+	case OPT_OFFSET:
+		if (bb_parse_u64(arg, 0, INT64_MAX, &v))
+			bb_die_value("--offset", arg, "expected bytes >= 0");
+		o->offset = v;
+		break;
+	case 'h': fputs(csum_help, stdout); exit(0);
+	}
+}
+
+static void check_combination(struct csum_opts *o)
+{
+	char val[32];
+
+	if (o->data && o->latency)
+		bb_die_usage("--data and --latency cannot be combined");
+	if (!o->data && o->offset > CSUM_MAX_BENCH_OFFSET) {
+		snprintf(val, sizeof val, "%llu", (unsigned long long)o->offset);
+		bb_die_value("--offset", val, "expected 0..63 without --data");
+	}
+	if (o->data || o->latency)
+		o->sections = 0;   /* partial sums only */
+	if (o->latency && !o->sizes_given) {
+		o->nsizes = 0;
+		for (size_t i = 0; i < sizeof latency_sizes / sizeof latency_sizes[0]; i++)
+			o->sizes[o->nsizes++] = latency_sizes[i];
+	}
+}
+
+static void csum_parse(int argc, char **argv, struct csum_opts *o, struct bb_cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "sizes", required_argument, NULL, OPT_SIZES },
+		{ "calls", required_argument, NULL, 'N' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "variant", required_argument, NULL, OPT_VARIANT },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "latency", no_argument, NULL, OPT_LATENCY },
+		{ "data", required_argument, NULL, OPT_DATA },
+		{ "offset", required_argument, NULL, OPT_OFFSET },
+		BB_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, argv, ":N:r:h", longopts, NULL)) != -1) {
+		if (bb_cli_common(opt, optarg, cli))
+			continue;
+		if (opt == '?' || opt == ':')
+			bb_cli_bad(opt, argv);
+		parse_one(opt, optarg, o);
+	}
+	bb_cli_no_operands(argc, argv);
+	check_combination(o);
+}
+
+static void list_family(const char *title, const char *name, const char *desc, int ok)
+{
+	if (title)
+		printf("%s:\n", title);
+	printf("  %-12s %-12s %s\n", name, ok ? "supported" : "unsupported", desc);
+}
+
+static void csum_list(void)
+{
+	for (size_t i = 0; i < csum_nvariants; i++)
+		list_family(i ? NULL : "partial sums (--baseline is one of these)",
+			    csum_variants[i].name, csum_variants[i].desc,
+			    csum_variants[i].supported());
+	for (size_t i = 0; i < csum_ip_nvariants; i++)
+		list_family(i ? NULL : "ip_fast_csum (IPv4 headers of 20..60 bytes)",
+			    csum_ip_variants[i].name, csum_ip_variants[i].desc,
+			    csum_ip_variants[i].supported());
+	for (size_t i = 0; i < csum_copy_nvariants; i++)
+		list_family(i ? NULL : "csum-and-copy", csum_copy_variants[i].name,
+			    csum_copy_variants[i].desc, csum_copy_variants[i].supported());
+}
+
+int csum_main(int argc, char **argv)
+{
+	struct csum_opts o;
+	struct bb_cli cli = { 0 };
+	struct csum_plan plan;
+	struct bb_run *run;
+	struct bb_result *r;
+	int rc;
+
+	csum_defaults(&o);
+	csum_parse(argc, argv, &o, &cli);
+	if (o.list) {
+		csum_list();
+		return 0;
+	}
+	csum_plan_make(&plan, &o);   /* a bad --variant or --baseline exits 2 here */
+	run = bb_run_new(argc, argv);
+	if (o.data)
+		r = csum_data_execute(run, &o, &plan);
+	else
+		r = csum_execute(run, &o, &plan);
+	bb_emit_text(stdout, run);
+	fflush(stdout);
+	rc = bb_cli_finish(run, &cli);
+	if (!r->ok) {
+		bb_warn("csum: %s", r->message);
+		rc = 1;
+	}
+	bb_run_free(run);
+	bb_cli_free(&cli);
+	return rc;
+}
+
+/* The quick suite's profile: sizes 40, 1500 and 4096, 3 runs each, the
+ * partial-sum variants only (well under a second on a PC). */
+struct bb_result *csum_quick(struct bb_run *run)
+{
+	struct csum_opts o;
+	struct csum_plan plan;
+
+	csum_defaults(&o);
+	o.nsizes = 0;
+	for (size_t i = 0; i < sizeof quick_sizes / sizeof quick_sizes[0]; i++)
+		o.sizes[o.nsizes++] = quick_sizes[i];
+	o.reps = 3;
+	o.sections = 0;
+	csum_plan_make(&plan, &o);
+	return csum_execute(run, &o, &plan);
+}
