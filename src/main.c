@@ -17,6 +17,8 @@ const struct bb_applet bb_applets[] = {
 	  lat_main, lat_quick },
 	{ "csum", "Internet checksum (RFC 1071) variants: the seed's Bytes/Time/Avg table",
 	  csum_main, csum_quick },
+	{ "mem", "memcpy/memset/copy_page/clear_page variants: the seed's tot_memcpy table",
+	  mem_main, mem_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
 	{ NULL, NULL, NULL, NULL },

@@ -5,6 +5,7 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "kernels/csum.h"
+#include "kernels/mem_check.h"
 #include "kernels/stream.h"
 
 #include <stdio.h>
@@ -24,6 +25,8 @@ static long stream_selftest(FILE *f, int verbose);
 static const struct selftest_row selftests[] = {
 	{ "stream", "STREAM kernels of every supported variant against plain C", stream_selftest },
 	{ "csum", "Internet checksum variants against a byte-at-a-time reference", csum_selftest },
+	{ "mem", "memory primitive variants: sizes 0..8192, alignments 0..63, guard pages",
+	  mem_selftest },
 };
 
 #define NSELFTESTS (sizeof selftests / sizeof selftests[0])

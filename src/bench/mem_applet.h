@@ -1,0 +1,56 @@
+/* mem_applet.h - what the three files of the `mem` applet share: options
+ * and the plan (mem.c), the measurements that fill the results model
+ * (mem_measure.c) and the text rendered from it (mem_render.c). */
+#ifndef BB_MEM_APPLET_H
+#define BB_MEM_APPLET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/results.h"
+#include "kernels/mem.h"
+
+enum mem_mode { MEM_MODE_TOT, MEM_MODE_PAGE, MEM_MODE_SWEEP };
+
+#define MEM_MAX_RUN 32
+
+/* tot: every length from TOT_MIN_LEN to TOT_MAX_LEN, TOT_ROUNDS times. */
+#define MEM_TOT_MIN_LEN 2
+#define MEM_TOT_MAX_LEN 4095
+#define MEM_TOT_ROUNDS 4
+
+struct mem_opts {
+	enum mem_mode mode;
+	const char *variants;   /* comma list, or NULL for every variant */
+	const char *baseline;   /* NULL: libc if it runs, else the first */
+	const char *ops;        /* comma list, or NULL for the mode's default */
+	int repeat;             /* kept samples per cell, after one warm-up */
+	uint64_t min_size;      /* sweep */
+	uint64_t max_size;      /* sweep; 0 = default */
+	uint64_t arena;         /* page: cold arena bytes; 0 = default */
+	int list;
+};
+
+struct mem_plan {
+	const struct mem_variant *run[MEM_MAX_RUN];   /* run[0] is the baseline */
+	int nrun;
+	enum mem_op ops[MEM_NOPS];
+	int nops;
+	const struct mem_variant *unsup[MEM_MAX_RUN];   /* asked for, but this CPU cannot */
+	int nunsup;
+	char unsupported[256];   /* the same as a comma list */
+};
+
+/* Fill r with one series per (row, variant); exit 1 on a resource failure.
+ * A copy that fails validation marks r failed with a message. */
+void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		     const struct mem_plan *p);
+void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		      const struct mem_plan *p);
+void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		       const struct mem_plan *p);
+
+void mem_render(FILE *f, const struct bb_result *r);
+void mem_summary(FILE *f, const struct bb_result *r);
+
+#endif

@@ -1,0 +1,544 @@
+/* mem_measure.c - the measurements of the `mem` applet, each filling one
+ * series per (row, variant) of the results model with every sample:
+ *
+ *   tot    the seed report's method: every length 2..4095, four times; a
+ *          sample is the counter (cycles or ticks) per such sweep, over as
+ *          many sweeps as make the sample last >= 1 ms; page operations:
+ *          counts per 4 KiB page, the same page again and again.
+ *   page   copy_page / clear_page per page: hot; cold (pages in random order
+ *          over an arena larger than the last-level cache); cold+use (each
+ *          page is read right after, as its user would).
+ *   sweep  bandwidth against size, 4 points per doubling, in seconds per
+ *          sample; rates are bytes copied (counted once) per second.
+ *
+ * Kernels are called through the table's function pointers, hidden from
+ * the optimiser, with an asm memory barrier after each call; every result
+ * is validated (memcmp for copies) after it was measured.
+ */
+#include "mem_applet.h"
+#include "core/error.h"
+#include "core/stats.h"
+#include "core/timer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define POISON 0xa5           /* the destination before a cell; never a result */
+#define SET_VALUE 0           /* memset fills with 0, the common case */
+#define HOT_MIN_PAGES 16
+#define HOT_MAX_PAGES (1u << 22)
+#define SWEEP_POINTS_PER_DOUBLING 4
+#define ARENA_MIN (8u << 20)
+#define ARENA_MAX (256u << 20)
+
+/* Keeps the compiler from assuming anything about memory at p. */
+static inline void barrier(const void *p)
+{
+	__asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+/* ---- buffers ---- */
+
+static unsigned char *map_buffer(size_t bytes, const char *what)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	if (p == MAP_FAILED)
+		bb_die("mem: cannot map %zu bytes for %s: %s", bytes, what, strerror(errno));
+	return p;
+}
+
+static void fill_pattern(unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 7 + 1 + (i >> 12));
+}
+
+/* Buffers may use at most half of MemAvailable: an explicit size beyond it
+ * is an error, a default one shrinks and says so. */
+static uint64_t fit_memory(const struct bb_run *run, uint64_t each, int nbuf, int explicit_size,
+			   const char *opt)
+{
+	uint64_t limit = run->sys.mem_available_bytes / 2 / (uint64_t)nbuf;
+
+	if (each > SIZE_MAX / 4)
+		bb_die("mem: %s of %llu bytes does not fit this address space", opt,
+		       (unsigned long long)each);
+	if (!limit || each <= limit)
+		return each;
+	if (explicit_size)
+		bb_die("mem: %d buffers of %s %.1f MiB need more than half of MemAvailable "
+		       "(%.1f MiB)", nbuf, opt, each / 1048576.0,
+		       run->sys.mem_available_bytes / 1048576.0);
+	bb_warn("mem: %s reduced to %.1f MiB to fit half of MemAvailable; caches may not be "
+		"fully defeated", opt, limit / 1048576.0);
+	return limit / MEM_PAGE * MEM_PAGE;
+}
+
+/* ---- samples and their summary ---- */
+
+typedef void (*work_fn)(void *ctx);
+
+static double count_once(const struct bb_run *run, work_fn fn, void *ctx)
+{
+	uint64_t c0 = bb_cycles_read(&run->cycles);
+	fn(ctx);
+	return (double)(bb_cycles_read(&run->cycles) - c0);
+}
+
+static double seconds_once(work_fn fn, void *ctx)
+{
+	double t0 = bb_now();
+	fn(ctx);
+	return bb_now() - t0;
+}
+
+static void summarise(struct bb_series *s)
+{
+	size_t n;
+	const double *x = bb_series_kept(s, &n);
+	struct bb_stats st;
+
+	if (bb_stats_compute(x, n, &st) != 0)
+		return;
+	bb_kv_num(&s->values, "best", st.min);
+	bb_kv_num(&s->values, "median", st.median);
+	bb_kv_num(&s->values, "cv", st.cv);
+}
+
+/* One warm-up sample (kept, but left out of the statistics), then repeat;
+ * each sample is the counter over fn, divided by per. */
+static void sample_counts(const struct bb_run *run, struct bb_series *s, int repeat, double per,
+			  work_fn fn, void *ctx)
+{
+	s->discard = 1;
+	for (int i = 0; i <= repeat; i++)
+		bb_series_add(s, count_once(run, fn, ctx) / per);
+	summarise(s);
+}
+
+static struct bb_series *add_series(struct bb_result *r, const struct bb_run *run,
+				    const char *name, const struct mem_variant *v, double work)
+{
+	return bb_result_add_series(r, name, v->name, run->cycles.unit, work, "bytes");
+}
+
+static void invalid(struct bb_result *r, const char *what, const struct mem_variant *v,
+		    size_t n)
+{
+	char msg[200];
+
+	snprintf(msg, sizeof msg, "%s variant %s gave a wrong result after measuring (%zu bytes)",
+		 what, v->name, n);
+	bb_warn("mem: %s", msg);
+	bb_result_set_status(r, 0, msg);
+}
+
+static int all_bytes(const unsigned char *p, size_t n, unsigned char b)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != b)
+			return 0;
+	return 1;
+}
+
+/* ---- tot: every length 2..4095, four times ---- */
+
+struct tot_ctx {
+	const struct mem_variant *v;
+	enum mem_op op;
+	unsigned char *dst;
+	const unsigned char *src;
+	size_t sweeps;   /* whole sweeps per sample */
+	uint64_t last;   /* the last read's sum, for validation */
+};
+
+static void tot_pass(void *p)
+{
+	struct tot_ctx *t = p;
+	mem_copy_fn copy = t->v->copy;
+	mem_set_fn set = t->v->set;
+	mem_read_fn read = t->v->read;
+
+	__asm__("" : "+r"(copy), "+r"(set), "+r"(read));   /* opaque pointers */
+	for (size_t k = 0; k < t->sweeps * MEM_TOT_ROUNDS; k++)
+		for (size_t n = MEM_TOT_MIN_LEN; n <= MEM_TOT_MAX_LEN; n++) {
+			if (t->op == MEM_MEMCPY)
+				copy(t->dst, t->src, n);
+			else if (t->op == MEM_MEMSET)
+				set(t->dst, SET_VALUE, n);
+			else
+				t->last = read(t->src, n);
+			barrier(t->dst);
+		}
+}
+
+static double tot_bytes(void)
+{
+	double lo = MEM_TOT_MIN_LEN, hi = MEM_TOT_MAX_LEN;
+	return MEM_TOT_ROUNDS * (lo + hi) * (hi - lo + 1) / 2;
+}
+
+/* Sweeps per sample: doubled until a sample lasts the minimum sample (on a
+ * slow board one sweep already does); the value is counts per sweep. */
+static void tot_calibrate(const struct bb_run *run, struct tot_ctx *t)
+{
+	double min = bb_timer_min_sample(&run->timer);
+
+	for (t->sweeps = 1; t->sweeps < 1024; t->sweeps *= 2)
+		if (seconds_once(tot_pass, t) >= min)
+			break;
+}
+
+static int tot_valid(const struct tot_ctx *t)
+{
+	switch (t->op) {
+	case MEM_MEMCPY: return memcmp(t->dst, t->src, MEM_TOT_MAX_LEN) == 0;
+	case MEM_MEMSET: return all_bytes(t->dst, MEM_TOT_MAX_LEN, SET_VALUE);
+	default: return t->last == mem_ref_sum(t->src, MEM_TOT_MAX_LEN);
+	}
+}
+
+/* ---- pages: hot, cold and cold+use ---- */
+
+struct page_ctx {
+	const struct mem_variant *v;
+	enum mem_op op;
+	unsigned char *dst;
+	const unsigned char *src;
+	const uint32_t *order;   /* page indexes to visit; NULL: page 0 every time */
+	size_t npages;           /* pages per sample */
+	int use;                 /* read each page after the operation */
+};
+
+/* The page's user: a plain word sum, the same code for every variant. */
+static uint64_t use_page(const unsigned char *p)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < MEM_PAGE; i += sizeof(size_t)) {
+		size_t w;
+		memcpy(&w, p + i, sizeof w);
+		sum += w;
+	}
+	return sum;
+}
+
+static void page_pass(void *p)
+{
+	struct page_ctx *c = p;
+	mem_copy_page_fn copy = c->v->copy_page;
+	mem_clear_page_fn clear = c->v->clear_page;
+
+	__asm__("" : "+r"(copy), "+r"(clear));
+	for (size_t i = 0; i < c->npages; i++) {
+		size_t off = c->order ? (size_t)c->order[i] * MEM_PAGE : 0;
+		if (c->op == MEM_COPY_PAGE)
+			copy(c->dst + off, c->src + off);
+		else
+			clear(c->dst + off);
+		barrier(c->dst + off);
+		if (c->use) {
+			uint64_t u = use_page(c->dst + off);
+			__asm__ __volatile__("" : : "r"(u));   /* the use is not optimised away */
+		}
+	}
+}
+
+/* Pages per hot sample: doubled until a pass lasts the minimum sample. */
+static size_t hot_pages(const struct bb_run *run, struct page_ctx *c)
+{
+	double min = bb_timer_min_sample(&run->timer);
+
+	for (c->npages = HOT_MIN_PAGES; c->npages < HOT_MAX_PAGES; c->npages *= 2)
+		if (seconds_once(page_pass, c) >= min)
+			break;
+	return c->npages;
+}
+
+static int page_valid(const struct page_ctx *c, size_t bytes)
+{
+	if (c->op == MEM_COPY_PAGE)
+		return memcmp(c->dst, c->src, bytes) == 0;
+	return all_bytes(c->dst, bytes, 0);
+}
+
+/* One hot cell: one page pair, again and again. */
+static void hot_cell(struct bb_run *run, struct bb_result *r, const char *name,
+		     struct page_ctx *c, int repeat)
+{
+	struct bb_series *s = add_series(r, run, name, c->v, MEM_PAGE);
+
+	c->order = NULL;
+	c->use = 0;
+	memset(c->dst, POISON, MEM_PAGE);
+	hot_pages(run, c);
+	bb_kv_int(&s->values, "pages_per_sample", (long long)c->npages);
+	sample_counts(run, s, repeat, (double)c->npages, page_pass, c);
+	if (!page_valid(c, MEM_PAGE))
+		invalid(r, mem_op_name(c->op), c->v, MEM_PAGE);
+}
+
+/* ---- tot ---- */
+
+static void tot_page_cells(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+			   const struct mem_plan *p, enum mem_op op, unsigned char *dst,
+			   const unsigned char *src)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
+	for (int i = 0; i < p->nrun; i++) {
+		struct page_ctx c = { p->run[i], op, dst, src, NULL, 0, 0 };
+		if (mem_variant_has(c.v, op))
+			hot_cell(run, r, name, &c, o->repeat);
+	}
+}
+
+void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		     const struct mem_plan *p)
+{
+	unsigned char *src = map_buffer(2 * MEM_PAGE, "tot"), *dst = src + MEM_PAGE;
+	char name[32];
+
+	fill_pattern(src, MEM_PAGE);
+	for (int k = 0; k < p->nops; k++) {
+		enum mem_op op = p->ops[k];
+		if (op == MEM_COPY_PAGE || op == MEM_CLEAR_PAGE) {
+			tot_page_cells(run, r, o, p, op, dst, src);
+			continue;
+		}
+		snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
+		for (int i = 0; i < p->nrun; i++) {
+			struct tot_ctx t = { p->run[i], op, dst, src, 1, 0 };
+			struct bb_series *s;
+			if (!mem_variant_has(t.v, op))
+				continue;
+			memset(dst, POISON, MEM_PAGE);
+			tot_calibrate(run, &t);
+			s = add_series(r, run, name, t.v, tot_bytes());
+			bb_kv_int(&s->values, "sweeps_per_sample", (long long)t.sweeps);
+			sample_counts(run, s, o->repeat, (double)t.sweeps, tot_pass, &t);
+			if (!tot_valid(&t))
+				invalid(r, mem_op_name(op), t.v, MEM_TOT_MAX_LEN);
+		}
+	}
+	munmap(src, 2 * MEM_PAGE);
+}
+
+/* ---- page ---- */
+
+/* A fixed pseudo-random order of n pages (Fisher-Yates, xorshift). */
+static uint32_t *page_order(size_t n)
+{
+	uint32_t *order = bb_xmalloc(n * sizeof *order);
+	uint64_t x = 88172645463325252ull;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	for (size_t i = n - 1; i > 0; i--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		size_t j = (size_t)(x % (i + 1));
+		uint32_t tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	return order;
+}
+
+/* 4x the last-level cache, within 8..256 MiB, but always at least twice
+ * the cache sysfs claims (even when a VM claims a huge one). */
+static uint64_t default_arena(const struct bb_run *run)
+{
+	uint64_t llc = bb_sysinfo_largest_cache(&run->sys), a = 4 * llc;
+
+	if (a < ARENA_MIN)
+		a = ARENA_MIN;
+	if (a > ARENA_MAX)
+		a = ARENA_MAX;
+	if (a < 2 * llc)
+		a = 2 * llc;
+	return (a + MEM_PAGE - 1) / MEM_PAGE * MEM_PAGE;
+}
+
+struct arena {
+	unsigned char *src, *dst;
+	size_t bytes, npages;
+	uint32_t *order;
+};
+
+static void cold_cell(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		      const struct arena *a, const struct mem_variant *v, enum mem_op op, int use)
+{
+	char name[40];
+	struct page_ctx c = { v, op, a->dst, a->src, a->order, a->npages, use };
+
+	snprintf(name, sizeof name, "%s %s", mem_op_name(op), use ? "cold+use" : "cold");
+	memset(a->dst, POISON, a->bytes);
+	sample_counts(run, add_series(r, run, name, v, MEM_PAGE), o->repeat, (double)a->npages,
+		      page_pass, &c);
+	if (!page_valid(&c, a->bytes))
+		invalid(r, mem_op_name(op), v, a->bytes);
+}
+
+static void page_cells(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		       const struct arena *a, const struct mem_variant *v, enum mem_op op)
+{
+	char name[40];
+	struct page_ctx c = { v, op, a->dst, a->src, NULL, 0, 0 };
+
+	snprintf(name, sizeof name, "%s hot", mem_op_name(op));
+	hot_cell(run, r, name, &c, o->repeat);
+	cold_cell(run, r, o, a, v, op, 0);
+	cold_cell(run, r, o, a, v, op, 1);
+}
+
+void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		      const struct mem_plan *p)
+{
+	struct arena a;
+	uint64_t want = o->arena ? o->arena : default_arena(run);
+
+	a.bytes = (size_t)fit_memory(run, want, 2, o->arena != 0, "--arena");
+	a.npages = a.bytes / MEM_PAGE;
+	a.src = map_buffer(a.bytes, "the source arena");
+	a.dst = map_buffer(a.bytes, "the destination arena");
+	a.order = page_order(a.npages);
+	fill_pattern(a.src, a.bytes);
+	bb_kv_int(&r->params, "arena_bytes", (long long)a.bytes);
+	bb_kv_int(&r->params, "llc_bytes_sysfs", (long long)bb_sysinfo_largest_cache(&run->sys));
+	for (int k = 0; k < p->nops; k++)
+		for (int i = 0; i < p->nrun; i++)
+			if (mem_variant_has(p->run[i], p->ops[k]))
+				page_cells(run, r, o, &a, p->run[i], p->ops[k]);
+	free(a.order);
+	munmap(a.src, a.bytes);
+	munmap(a.dst, a.bytes);
+}
+
+/* ---- sweep ---- */
+
+struct sweep_ctx {
+	const struct mem_variant *v;
+	enum mem_op op;
+	unsigned char *dst;
+	const unsigned char *src;
+	size_t n, iters;
+	uint64_t last;
+};
+
+static void sweep_pass(void *p)
+{
+	struct sweep_ctx *c = p;
+	mem_copy_fn copy = c->v->copy;
+	mem_set_fn set = c->v->set;
+	mem_read_fn read = c->v->read;
+
+	__asm__("" : "+r"(copy), "+r"(set), "+r"(read));
+	for (size_t i = 0; i < c->iters; i++) {
+		if (c->op == MEM_MEMCPY)
+			copy(c->dst, c->src, c->n);
+		else if (c->op == MEM_MEMSET)
+			set(c->dst, SET_VALUE, c->n);
+		else
+			c->last = read(c->src, c->n);
+		barrier(c->dst);
+	}
+}
+
+/* Calls per sample: doubled until a sample lasts the minimum sample. */
+static void sweep_calibrate(const struct bb_run *run, struct sweep_ctx *c)
+{
+	double min = bb_timer_min_sample(&run->timer);
+
+	for (c->iters = 1; c->iters < SIZE_MAX / 4; c->iters *= 2)
+		if (seconds_once(sweep_pass, c) >= min)
+			break;
+}
+
+static int sweep_valid(const struct sweep_ctx *c)
+{
+	switch (c->op) {
+	case MEM_MEMCPY: return memcmp(c->dst, c->src, c->n) == 0;
+	case MEM_MEMSET: return all_bytes(c->dst, c->n, SET_VALUE);
+	default: return c->last == mem_ref_sum(c->src, c->n);
+	}
+}
+
+static void sweep_cell(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		       struct sweep_ctx *c)
+{
+	char name[48];
+	struct bb_series *s;
+
+	memset(c->dst, POISON, c->n);
+	sweep_calibrate(run, c);
+	snprintf(name, sizeof name, "%s:%zu", mem_op_name(c->op), c->n);
+	s = bb_result_add_series(r, name, c->v->name, "s", (double)c->n * (double)c->iters,
+				 "bytes");
+	s->discard = 1;
+	for (int i = 0; i <= o->repeat; i++)
+		bb_series_add(s, seconds_once(sweep_pass, c));
+	summarise(s);
+	bb_kv_int(&s->values, "size_bytes", (long long)c->n);
+	bb_kv_int(&s->values, "calls_per_sample", (long long)c->iters);
+	bb_kv_num(&s->values, "best_GBps", s->work / bb_kv_getnum(&s->values, "best", 1) / 1e9);
+	bb_kv_num(&s->values, "median_GBps",
+		  s->work / bb_kv_getnum(&s->values, "median", 1) / 1e9);
+	if (!sweep_valid(c))
+		invalid(r, mem_op_name(c->op), c->v, c->n);
+}
+
+/* The k-th size: min * 2^(k/4), in multiples of 16 bytes from 64 up. */
+static size_t sweep_size(uint64_t min, int k)
+{
+	double x = (double)min * pow(2.0, (double)k / SWEEP_POINTS_PER_DOUBLING);
+	uint64_t n = (uint64_t)llround(x);
+
+	return (size_t)(n >= 64 ? (n + 8) / 16 * 16 : n);
+}
+
+static uint64_t default_max(const struct bb_run *run)
+{
+	uint64_t m = 4 * bb_sysinfo_largest_cache(&run->sys);
+	return m > ARENA_MAX ? m : ARENA_MAX;
+}
+
+void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		       const struct mem_plan *p)
+{
+	uint64_t max = o->max_size ? o->max_size : default_max(run);
+	size_t bytes, prev = 0;
+	unsigned char *src, *dst;
+
+	max = fit_memory(run, max, 2, o->max_size != 0, "--max-size");
+	bytes = ((size_t)max + MEM_PAGE - 1) / MEM_PAGE * MEM_PAGE;
+	src = map_buffer(bytes, "the source");
+	dst = map_buffer(bytes, "the destination");
+	fill_pattern(src, bytes);
+	bb_kv_int(&r->params, "min_size", (long long)o->min_size);
+	bb_kv_int(&r->params, "max_size", (long long)max);
+	bb_kv_int(&r->params, "points_per_doubling", SWEEP_POINTS_PER_DOUBLING);
+	for (int k = 0;; k++) {
+		size_t n = sweep_size(o->min_size, k);
+		if (n > max)
+			break;
+		if (n == prev)
+			continue;
+		prev = n;
+		for (int j = 0; j < p->nops; j++)
+			for (int i = 0; i < p->nrun; i++) {
+				struct sweep_ctx c = { p->run[i], p->ops[j], dst, src, n, 0, 0 };
+				if (mem_variant_has(c.v, c.op))
+					sweep_cell(run, r, o, &c);
+			}
+	}
+	munmap(src, bytes);
+	munmap(dst, bytes);
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# tests/integration/test_mem.sh - the `mem` applet end to end: the seed
+# report's comparison table (tot), the page and sweep modes on small sizes,
+# --list, --json with every sample, the quick-suite row, the selftest row,
+# and exit status 2 with one line for every bad value.
+. tests/integration/lib.sh
+
+# ---- tot: the seed's table ----
+expect_exit 0 "mem tot --variant libc,words exits 0" -- $BB mem tot --variant libc,words -n 2
+cp "$TMPD/out" "$TMPD/tot"
+expect_grep "^  *libc  *words  improvement$" "$TMPD/tot" \
+	"tot prints the seed's header: one column per variant, then improvement"
+for row in tot_memcpy tot_memset tot_copy_page tot_clear_page; do
+	expect_grep "^$row  *[0-9][0-9]*  *[0-9][0-9]*  *-\{0,1\}[0-9][0-9]*\.[0-9]%$" "$TMPD/tot" \
+		"tot has a $row row with two counts and an improvement"
+done
+expect_grep "every length 2\.\.4095, 4 times" "$TMPD/tot" "tot says how the total is made"
+expect_grep "^counts: .* \(cycles\|ticks\|ns\) at " "$TMPD/tot" "tot names the counter and its unit"
+expect_grep "^validation: every result checked" "$TMPD/tot" "tot says results were validated"
+[ ! -s "$TMPD/err" ]
+tap $? "mem tot prints nothing on stderr"
+
+expect_exit 0 "mem with three variants exits 0" -- $BB mem --variant libc,bytes,words -n 1 \
+	--op memcpy
+expect_grep "^improvement against libc:$" "$TMPD/out" \
+	"more than two variants: an improvement block against the baseline"
+expect_exit 0 "--baseline words puts words first" -- $BB mem --variant libc,words \
+	--baseline words -n 1 --op memset
+expect_grep "^  *words  *libc  improvement$" "$TMPD/out" "the baseline is the first column"
+
+# ---- JSON: every sample of every cell ----
+expect_exit 0 "mem tot --json exits 0" -- $BB mem tot --variant libc,words -n 3 \
+	--json "$TMPD/m.json" --label board=test
+jqt() {  # jq-expression description
+	jq -e "$1" "$TMPD/m.json" >/dev/null 2>&1
+	tap $? "$2"
+}
+jqt '.results[0].applet == "mem" and .results[0].status == "ok"' "JSON has an ok mem result"
+jqt '[.results[0].series[] | select(.name == "tot_memcpy")] | length == 2' \
+	"JSON has a tot_memcpy series per variant"
+jqt '[.results[0].series[] | .samples | length == 4] | all' \
+	"every series keeps all 4 samples (1 warm-up + 3)"
+jqt '[.results[0].series[] | .discard == 1] | all' "the warm-up sample is marked discarded"
+jqt '.results[0].params.baseline == "libc" and .results[0].params.variants == "libc,words"' \
+	"JSON records the variants and the baseline"
+jqt '.results[0].params.counter_unit | test("^(cycles|ticks|ns)$")' "JSON records the counter unit"
+jqt '.labels.board == "test"' "--label is in the JSON"
+
+# ---- page and sweep, kept small ----
+expect_exit 0 "mem page with a small arena exits 0" -- $BB mem page --variant libc,words \
+	--arena 4M -n 1
+for row in "copy_page hot" "copy_page cold" "copy_page cold+use" "clear_page cold+use"; do
+	expect_grep "^$row  *[0-9]" "$TMPD/out" "page has a '$row' row"
+done
+expect_exit 0 "mem sweep exits 0" -- $BB mem sweep --variant libc,words --max-size 8K -n 1 \
+	--op memcpy,read --json "$TMPD/s.json"
+expect_grep "GB = 10^9 bytes; each byte copied is counted once" "$TMPD/out" \
+	"sweep says GB = 10^9 and how bytes are counted"
+expect_grep "^ *64 B  *[0-9.]*  *[0-9.]*$" "$TMPD/out" "sweep starts at 64 B"
+expect_grep "^ *8 KiB  *[0-9.]*  *[0-9.]*$" "$TMPD/out" "sweep ends at --max-size"
+expect_grep "^ *size  *words$" "$TMPD/out" "libc has no read: the read table leaves it out"
+jq -e '[.results[0].series[] | select(.name | startswith("memcpy:")) | .values.size_bytes]
+	| unique | length == 29' "$TMPD/s.json" >/dev/null 2>&1
+tap $? "sweep has 4 points per doubling from 64 B to 8 KiB (29 sizes)"
+jq -e '[.results[0].series[] | select(.name | startswith("memcpy:")) | .values.best_GBps > 0]
+	| all' "$TMPD/s.json" >/dev/null 2>&1
+tap $? "every sweep point has a rate"
+
+# ---- --list, selftest, quick suite ----
+expect_exit 0 "mem --list exits 0" -- $BB mem --list
+for v in libc bytes words; do
+	expect_grep "^  $v  *supported " "$TMPD/out" "--list shows $v as supported"
+done
+expect_exit 0 "selftest --only mem passes" -- $BB selftest --only mem
+expect_grep "^mem words  *pass " "$TMPD/out" "selftest prints a pass line per variant"
+
+# ---- bad input: one line, exit 2 ----
+bad() {  # description, arguments...
+	what=$1
+	shift
+	expect_exit 2 "$what exits 2" -- $BB mem "$@"
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ]
+	tap $? "$what: one line on stderr"
+}
+bad "unknown variant" --variant libc,nosuch
+bad "empty variant list" --variant ""
+bad "unknown baseline" --baseline nosuch
+bad "unknown mode" nosuch
+bad "two modes" tot page
+bad "--repeat 0" -n 0
+bad "--repeat junk" --repeat 5x
+bad "--op for the wrong mode" page --op memcpy
+bad "unknown --op" --op memmove
+bad "--min-size too small" sweep --min-size 1
+bad "--max-size below --min-size" sweep --min-size 4K --max-size 1K
+bad "--arena too small" page --arena 4K
+bad "unknown option" --frobnicate
