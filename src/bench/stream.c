@@ -166,42 +166,62 @@ static double time_cmd(struct bb_team *t, int cmd)
 	return bb_now() - t0;
 }
 
-static void run_variant(struct bb_team *team, struct stream_arrays *s,
-			const struct stream_opts *o, struct bb_result *r, double *test_time)
+static void add_series(struct bb_result *r, const struct stream_arrays *s,
+		       const struct stream_variant *v, struct bb_series **ser)
 {
-	struct bb_series *ser[STREAM_NKERNELS];
-	char msg[512], key[96];
-	int ok;
-
 	for (int k = 0; k < STREAM_NKERNELS; k++) {
-		ser[k] = bb_result_add_series(r, kernel_names[k], s->v->name, "s",
+		ser[k] = bb_result_add_series(r, kernel_names[k], v->name, "s",
 					      (double)kernel_words[k] * sizeof(double) * (double)s->n,
 					      "bytes");
 		ser[k]->discard = 1;
 	}
+}
+
+static void derive_values(struct bb_series *ser, int tuned)
+{
+	size_t n;
+	const double *x = bb_series_kept(ser, &n);
+	struct bb_stats st;
+
+	if (bb_stats_compute(x, n, &st))
+		return;
+	bb_kv_num(&ser->values, "best_rate_Bps", ser->work / st.min);
+	bb_kv_num(&ser->values, "median_rate_Bps", ser->work / st.median);
+	bb_kv_num(&ser->values, "avg_time_s", st.mean);
+	bb_kv_num(&ser->values, "min_time_s", st.min);
+	bb_kv_num(&ser->values, "max_time_s", st.max);
+	bb_kv_int(&ser->values, "tuned", tuned);
+}
+
+/* Every variant runs its four kernels once per round, variants alternating
+ * (ABAB...), so frequency drift and neighbours' load hit all of them
+ * alike.  All variants compute the same values, so the arrays are
+ * validated once, after ntimes rounds of every variant. */
+static void run_rounds(struct bb_team *team, struct stream_arrays *s,
+		       const struct stream_variant *const *vs, int nv,
+		       const struct stream_opts *o, struct bb_result *r, double *test_time)
+{
+	struct bb_series *ser[16][STREAM_NKERNELS];
+	char msg[512], key[96];
+
+	for (int i = 0; i < nv; i++)
+		add_series(r, s, vs[i], ser[i]);
+	s->v = vs[0];
 	bb_team_run(team, CMD_INIT);
 	*test_time = time_cmd(team, CMD_DOUBLE_A);
 	for (int rep = 0; rep < o->ntimes; rep++)
-		for (int k = 0; k < STREAM_NKERNELS; k++)
-			bb_series_add(ser[k], time_cmd(team, CMD_COPY + k));
-	ok = stream_validate(s, o->ntimes, msg, sizeof msg);
-	snprintf(key, sizeof key, "validation.%s", s->v->name);
-	bb_kv_str(&r->params, key, msg);
-	if (!ok) {
-		r->ok = 0;
+		for (int i = 0; i < nv; i++) {
+			s->v = vs[i];
+			for (int k = 0; k < STREAM_NKERNELS; k++)
+				bb_series_add(ser[i][k], time_cmd(team, CMD_COPY + k));
+		}
+	if (!stream_validate(s, o->ntimes * nv, msg, sizeof msg))
 		bb_result_set_status(r, 0, msg);
-	}
-	for (int k = 0; k < STREAM_NKERNELS; k++) {
-		size_t n;
-		const double *x = bb_series_kept(ser[k], &n);
-		struct bb_stats st;
-		bb_stats_compute(x, n, &st);
-		bb_kv_num(&ser[k]->values, "best_rate_Bps", ser[k]->work / st.min);
-		bb_kv_num(&ser[k]->values, "median_rate_Bps", ser[k]->work / st.median);
-		bb_kv_num(&ser[k]->values, "avg_time_s", st.mean);
-		bb_kv_num(&ser[k]->values, "min_time_s", st.min);
-		bb_kv_num(&ser[k]->values, "max_time_s", st.max);
-		bb_kv_int(&ser[k]->values, "tuned", s->v->tuned);
+	for (int i = 0; i < nv; i++) {
+		snprintf(key, sizeof key, "validation.%s", vs[i]->name);
+		bb_kv_str(&r->params, key, msg);
+		for (int k = 0; k < STREAM_NKERNELS; k++)
+			derive_values(ser[i][k], vs[i]->tuned);
 	}
 }
 
@@ -306,7 +326,14 @@ static void render_header(FILE *f, const struct bb_result *r)
 		3.0 * sizeof(double) * n / 1048576.0, 3.0 * sizeof(double) * n / 1e6);
 	fprintf(f, "Each test is run %.0f times, but only\nthe *best* time for each is used.\n",
 		bb_kv_getnum(&r->params, "ntimes", 0));
-	fprintf(f, "(the first iteration is dropped)\n%s", line);
+	fprintf(f, "(the first iteration is dropped)\n");
+	if (bb_kv_getnum(&r->params, "variants", 1) > 1)
+		fprintf(f, "The %.0f variants alternate round by round (ABAB...); the arrays\n"
+			   "are validated once, after all %.0f rounds.\n",
+			bb_kv_getnum(&r->params, "variants", 1),
+			bb_kv_getnum(&r->params, "variants", 1) *
+				bb_kv_getnum(&r->params, "ntimes", 0));
+	fputs(line, f);
 	fprintf(f, "Number of Threads requested = %.0f\n", bb_kv_getnum(&r->params, "threads", 0));
 	fprintf(f, "Threads pinned = %s\n%s", param_str(r, "pinning"), line);
 	fprintf(f, "Your clock granularity/precision appears to be %.*f microseconds.\n",
@@ -426,6 +453,12 @@ static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *
 	size_t n;
 
 	plan_variants(o, &plan);
+	if (plan.nrun == 0)
+		bb_die("no requested variant runs on this CPU (unsupported: %s)", plan.unsupported);
+	if (o->ntimes * plan.nrun > STREAM_MAX_NTIMES)
+		bb_die_usage("--ntimes %d with %d variants makes %d rounds; at most %d can be "
+			     "validated", o->ntimes, plan.nrun, o->ntimes * plan.nrun,
+			     STREAM_MAX_NTIMES);
 	if (o->threads == 0)
 		o->threads = run->sys.cpus_online;
 	n = choose_elements(o, &run->sys);
@@ -442,13 +475,8 @@ static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *
 	r->render = stream_render;
 	r->summary = stream_summary;
 	bb_result_set_status(r, 1, "");
-	for (int i = 0; i < plan.nrun; i++) {
-		double t;
-		arr.v = plan.run[i];
-		run_variant(&team, &arr, o, r, &t);
-		if (i == 0)
-			test_time = t;
-	}
+	run_rounds(&team, &arr, plan.run, plan.nrun, o, r, &test_time);
+	bb_kv_int(&r->params, "variants", plan.nrun);
 	bb_team_stop(&team);
 	arrays_free(&arr);
 	record_params(r, o, n, run, &plan, team.pin_failed);
@@ -483,7 +511,9 @@ static const char stream_help[] =
 	"                     that the values overflow and cannot be validated)\n"
 	"  -t, --threads N    threads, 1..1024 (default: all online CPUs)\n"
 	"      --pin          bind thread i to the i-th usable CPU\n"
-	"      --tuned        also run the non-temporal-store variants this CPU has\n"
+	"      --tuned        also run the non-temporal-store variants this CPU has;\n"
+	"                     variants alternate round by round (ABAB...), so drift\n"
+	"                     hits all alike, and N x variants may not exceed 200\n"
 	"      --variant LIST comma list of variants to run (see --list)\n"
 	"      --list         list the variants and whether this CPU can run them\n"
 	BB_COMMON_HELP
