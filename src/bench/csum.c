@@ -342,7 +342,7 @@ int csum_main(int argc, char **argv)
 	fflush(stdout);
 	rc = bb_cli_finish(run, &cli);
 	if (!r->ok) {
-		bb_warn("csum: %s", r->message);
+		bb_warn("%s", r->message);
 		rc = 1;
 	}
 	bb_run_free(run);

@@ -34,10 +34,10 @@ static int data_open(const char *path, uint64_t offset)
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			bb_die_value("--data", path, strerror(errno));
-		bb_die("csum: cannot open '%s': %s", path, strerror(errno));
+		bb_die("cannot open '%s': %s", path, strerror(errno));
 	}
 	if (fstat(fd, &st) != 0)
-		bb_die("csum: cannot stat '%s': %s", path, strerror(errno));
+		bb_die("cannot stat '%s': %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		bb_die_value("--data", path, "a directory, expected a file");
 	if (S_ISREG(st.st_mode) && offset > (uint64_t)st.st_size)
@@ -57,7 +57,7 @@ static size_t data_read(int fd, const char *path, unsigned char *p, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			bb_die("csum: cannot read '%s': %s", path, strerror(errno));
+			bb_die("cannot read '%s': %s", path, strerror(errno));
 		if (n == 0)
 			break;
 		got += (size_t)n;
@@ -93,7 +93,7 @@ static void data_sum(const struct csum_opts *o, struct data_sums *ds)
 	size_t got;
 
 	if (posix_memalign(&mem, 64, CSUM_DATA_CHUNK + 64) != 0)
-		bb_die("csum: cannot allocate %d bytes", CSUM_DATA_CHUNK + 64);
+		bb_die("cannot allocate %d bytes", CSUM_DATA_CHUNK + 64);
 	p = (unsigned char *)mem + (o->offset & 7);
 	data_skip(fd, o->data, o->offset, p);
 	while ((got = data_read(fd, o->data, p, CSUM_DATA_CHUNK)) > 0) {

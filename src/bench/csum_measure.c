@@ -26,7 +26,7 @@ static void buffers_alloc(struct csum_buffers *b, size_t bytes, size_t offset)
 
 	if (posix_memalign(&b->src_mem, 64, total) != 0 ||
 	    posix_memalign(&b->dst_mem, 64, total) != 0)
-		bb_die("csum: cannot allocate 2 x %zu bytes of buffers", total);
+		bb_die("cannot allocate 2 x %zu bytes of buffers", total);
 	b->src = (unsigned char *)b->src_mem + offset;
 	b->dst = (unsigned char *)b->dst_mem + offset;
 	for (size_t i = 0; i < total; i++) {

@@ -112,12 +112,12 @@ static uint64_t plan_max(struct lat_plan *p, const struct lat_opts *o, const str
 			want = o->default_max;
 	}
 	if (want > SIZE_MAX / 2)
-		bb_die("lat: %llu bytes do not fit this %d-bit address space",
+		bb_die("%llu bytes do not fit this %d-bit address space",
 		       (unsigned long long)want, si->pointer_bits);
 	if (!limit || want <= limit)
 		return want;
 	if (o->max)
-		bb_die("lat: --max %llu bytes is more than half of MemAvailable (which is %.1f MiB); "
+		bb_die("--max %llu bytes is more than half of MemAvailable (which is %.1f MiB); "
 		       "use a smaller --max", (unsigned long long)want,
 		       (double)si->mem_available_bytes / 1048576.0);
 	while (want > limit && want > 2 * LAT_DEFAULT_MIN)
@@ -241,7 +241,7 @@ static void **prepare(const struct lat_plan *p, const struct lat_opts *o, struct
 	void **q = lat_chain_build(&c, scratch);
 
 	if (!q)
-		bb_die("lat: cannot build a chain of %zu bytes with stride %zu", size, p->stride);
+		bb_die("cannot build a chain of %zu bytes with stride %zu", size, p->stride);
 	if (warm > LAT_WARM_LOADS)
 		warm = LAT_WARM_LOADS;
 	return lat_chase(q, (warm + LAT_CHASE_UNROLL - 1) / LAT_CHASE_UNROLL);
@@ -576,10 +576,10 @@ static struct bb_result *lat_execute(struct bb_run *run, const struct lat_opts *
 
 	plan_make(&p, o, &run->sys);
 	if (p.note[0])
-		bb_warn("lat: %s", p.note);
+		bb_warn("%s", p.note);
 	max = p.sizes[p.n - 1];
 	if (bb_pages_map(&buf, max, o->hugepages) != 0)
-		bb_die("lat: cannot map %zu bytes: %s", max, strerror(errno));
+		bb_die("cannot map %zu bytes: %s", max, strerror(errno));
 	r = bb_run_add_result(run, "lat");
 	r->render = lat_render;
 	r->summary = lat_summary;

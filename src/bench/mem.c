@@ -244,8 +244,9 @@ static const char mem_help[] =
 	"         such); copy_page/clear_page: per 4 KiB page, hot\n"
 	"  page   copy_page/clear_page per 4 KiB page: hot, cold (random pages of an\n"
 	"         arena larger than the last-level cache) and cold+use (page read after)\n"
-	"  sweep  bandwidth from --min-size to --max-size, 4 points per doubling, in\n"
-	"         GB/s (GB = 10^9 bytes; each byte copied is counted once)\n"
+	"  sweep  bandwidth from --min-size to --max-size, 4 points per doubling, or at\n"
+	"         the --sizes given, in GB/s (GB = 10^9 bytes; each byte copied is\n"
+	"         counted once)\n"
 	"\n"
 	"      --variant LIST comma list of variants (default: all; see --list)\n"
 	"      --baseline NAME\n"
@@ -257,6 +258,8 @@ static const char mem_help[] =
 	"      --min-size N   sweep: smallest size, 16..1G (default 64)\n"
 	"      --max-size N   sweep: largest size (default 256M, or 4x the last-level\n"
 	"                     cache if larger); K/M/G are binary\n"
+	"      --sizes LIST   sweep: only these sizes, a comma list of 16..1T bytes,\n"
+	"                     e.g. 64,4K,1M,64M (at most 32; not with --min/max-size)\n"
 	"      --arena N      page: cold arena bytes, 1M..16G (default 4x the last-level\n"
 	"                     cache, 8M..256M); buffers use at most half of MemAvailable\n"
 	"      --list         list the variants and whether this CPU can run them\n"
@@ -266,8 +269,8 @@ static const char mem_help[] =
 	"after measuring (memcmp for copies).  Exit status: 0 ok, 1 a wrong result or a\n"
 	"resource failure, 2 a bad option.\n";
 
-enum { OPT_VARIANT = BB_OPT_FIRST_APPLET, OPT_BASELINE, OPT_OP, OPT_MIN, OPT_MAX, OPT_ARENA,
-       OPT_LIST };
+enum { OPT_VARIANT = BB_OPT_FIRST_APPLET, OPT_BASELINE, OPT_OP, OPT_MIN, OPT_MAX, OPT_SIZES,
+       OPT_ARENA, OPT_LIST };
 
 static uint64_t size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
 			 const char *expect)
@@ -277,6 +280,40 @@ static uint64_t size_arg(const char *opt, const char *arg, uint64_t min, uint64_
 	if (bb_parse_size(arg, &v) || v < min || v > max)
 		bb_die_value(opt, arg, expect);
 	return v;
+}
+
+#define SIZES_EXPECT "expected a comma list of sizes, e.g. 64,4K,1M,64M"
+
+/* --sizes: kept ascending without duplicates, so rows print in size order. */
+static void parse_sizes(struct mem_opts *o, const char *arg)
+{
+	const char *p = arg;
+	char item[64];
+
+	o->nsizes = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		uint64_t v;
+		int at;
+
+		if (len == 0 || len >= sizeof item)
+			bb_die_value("--sizes", arg, SIZES_EXPECT);
+		snprintf(item, sizeof item, "%.*s", (int)len, p);
+		v = size_arg("--sizes", item, 16, 1ull << 40, "expected 16..1T bytes");
+		for (at = 0; at < o->nsizes && o->sizes[at] < v; at++)
+			;
+		if (at == o->nsizes || o->sizes[at] != v) {
+			if (o->nsizes == MEM_MAX_SIZES)
+				bb_die_value("--sizes", arg, "at most 32 sizes");
+			memmove(&o->sizes[at + 1], &o->sizes[at],
+				(size_t)(o->nsizes - at) * sizeof o->sizes[0]);
+			o->sizes[at] = v;
+			o->nsizes++;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
 }
 
 static void mem_option(int opt, const char *arg, struct mem_opts *o)
@@ -295,10 +332,12 @@ static void mem_option(int opt, const char *arg, struct mem_opts *o)
 		break;
 	case OPT_MIN:
 		o->min_size = size_arg("--min-size", arg, 16, 1ull << 30, "expected 16..1G bytes");
+		o->min_given = 1;
 		break;
 	case OPT_MAX:
 		o->max_size = size_arg("--max-size", arg, 16, 1ull << 40, "expected 16..1T bytes");
 		break;
+	case OPT_SIZES: parse_sizes(o, arg); break;
 	case OPT_ARENA:
 		o->arena = size_arg("--arena", arg, 1u << 20, 16ull << 30,
 				    "expected 1M..16G bytes");
@@ -330,6 +369,7 @@ static void mem_parse(int argc, char **argv, struct mem_opts *o, struct bb_cli *
 		{ "repeat", required_argument, NULL, 'n' },
 		{ "min-size", required_argument, NULL, OPT_MIN },
 		{ "max-size", required_argument, NULL, OPT_MAX },
+		{ "sizes", required_argument, NULL, OPT_SIZES },
 		{ "arena", required_argument, NULL, OPT_ARENA },
 		{ "list", no_argument, NULL, OPT_LIST },
 		BB_COMMON_LONGOPTS,
@@ -350,6 +390,10 @@ static void mem_parse(int argc, char **argv, struct mem_opts *o, struct bb_cli *
 		mem_option(opt, optarg, o);
 	}
 	parse_mode(argc, argv, o);
+	if (o->nsizes && o->mode != MEM_MODE_SWEEP)
+		bb_die_usage("--sizes applies to the sweep mode only");
+	if (o->nsizes && (o->min_given || o->max_size))
+		bb_die_usage("--sizes replaces --min-size and --max-size; give one or the other");
 	if (o->max_size && o->max_size < o->min_size)
 		bb_die_usage("--max-size must not be below --min-size (%llu bytes)",
 			     (unsigned long long)o->min_size);

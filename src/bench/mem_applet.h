@@ -13,6 +13,7 @@
 enum mem_mode { MEM_MODE_TOT, MEM_MODE_PAGE, MEM_MODE_SWEEP };
 
 #define MEM_MAX_RUN 32
+#define MEM_MAX_SIZES 32   /* sweep --sizes */
 
 /* tot: every length from TOT_MIN_LEN to TOT_MAX_LEN, TOT_ROUNDS times. */
 #define MEM_TOT_MIN_LEN 2
@@ -27,6 +28,9 @@ struct mem_opts {
 	int repeat;             /* kept samples per cell, after one warm-up */
 	uint64_t min_size;      /* sweep */
 	uint64_t max_size;      /* sweep; 0 = default */
+	int min_given;          /* --min-size was given */
+	uint64_t sizes[MEM_MAX_SIZES];   /* sweep --sizes, ascending, no duplicates */
+	int nsizes;             /* 0: the doubling series from min_size to max_size */
 	uint64_t arena;         /* page: cold arena bytes; 0 = default */
 	int list;
 };

@@ -8,8 +8,9 @@
  *   page   copy_page / clear_page per page: hot; cold (pages in random order
  *          over an arena larger than the last-level cache); cold+use (each
  *          page is read right after, as its user would).
- *   sweep  bandwidth against size, 4 points per doubling, in seconds per
- *          sample; rates are bytes copied (counted once) per second.
+ *   sweep  bandwidth against size, 4 points per doubling (or the --sizes
+ *          given), in seconds per sample; rates are bytes copied (counted
+ *          once) per second.
  *
  * Kernels are called through the table's function pointers, hidden from
  * the optimiser, with an asm memory barrier after each call; every result
@@ -48,7 +49,7 @@ static unsigned char *map_buffer(size_t bytes, const char *what)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
 	if (p == MAP_FAILED)
-		bb_die("mem: cannot map %zu bytes for %s: %s", bytes, what, strerror(errno));
+		bb_die("cannot map %zu bytes for %s: %s", bytes, what, strerror(errno));
 	return p;
 }
 
@@ -66,15 +67,15 @@ static uint64_t fit_memory(const struct bb_run *run, uint64_t each, int nbuf, in
 	uint64_t limit = run->sys.mem_available_bytes / 2 / (uint64_t)nbuf;
 
 	if (each > SIZE_MAX / 4)
-		bb_die("mem: %s of %llu bytes does not fit this address space", opt,
+		bb_die("%s of %llu bytes does not fit this address space", opt,
 		       (unsigned long long)each);
 	if (!limit || each <= limit)
 		return each;
 	if (explicit_size)
-		bb_die("mem: %d buffers of %s %.1f MiB need more than half of MemAvailable "
+		bb_die("%d buffers of %s %.1f MiB need more than half of MemAvailable "
 		       "(%.1f MiB)", nbuf, opt, each / 1048576.0,
 		       run->sys.mem_available_bytes / 1048576.0);
-	bb_warn("mem: %s reduced to %.1f MiB to fit half of MemAvailable; caches may not be "
+	bb_warn("%s reduced to %.1f MiB to fit half of MemAvailable; caches may not be "
 		"fully defeated", opt, limit / 1048576.0);
 	return limit / MEM_PAGE * MEM_PAGE;
 }
@@ -134,7 +135,7 @@ static void invalid(struct bb_result *r, const char *what, const struct mem_vari
 
 	snprintf(msg, sizeof msg, "%s variant %s gave a wrong result after measuring (%zu bytes)",
 		 what, v->name, n);
-	bb_warn("mem: %s", msg);
+	bb_warn("%s", msg);
 	bb_result_set_status(r, 0, msg);
 }
 
@@ -504,6 +505,26 @@ static size_t sweep_size(uint64_t min, int k)
 	return (size_t)(n >= 64 ? (n + 8) / 16 * 16 : n);
 }
 
+/* The k-th point of the sweep: the --sizes list, else the doubling series;
+ * 0 past the end of the list. */
+static size_t sweep_point(const struct mem_opts *o, int k)
+{
+	if (!o->nsizes)
+		return sweep_size(o->min_size, k);
+	return k < o->nsizes ? (size_t)o->sizes[k] : 0;
+}
+
+static void record_sizes(struct bb_result *r, const struct mem_opts *o)
+{
+	char list[MEM_MAX_SIZES * 21] = "";
+
+	for (int i = 0; i < o->nsizes; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%llu", i ? "," : "",
+			 (unsigned long long)o->sizes[i]);
+	bb_kv_str(&r->params, "sizes", list);
+	bb_kv_int(&r->params, "min_size", (long long)o->sizes[0]);
+}
+
 static uint64_t default_max(const struct bb_run *run)
 {
 	uint64_t m = 4 * bb_sysinfo_largest_cache(&run->sys);
@@ -513,21 +534,29 @@ static uint64_t default_max(const struct bb_run *run)
 void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
 		       const struct mem_plan *p)
 {
-	uint64_t max = o->max_size ? o->max_size : default_max(run);
+	uint64_t max = o->nsizes ? o->sizes[o->nsizes - 1]
+		     : o->max_size ? o->max_size : default_max(run);
 	size_t bytes, prev = 0;
 	unsigned char *src, *dst;
 
-	max = fit_memory(run, max, 2, o->max_size != 0, "--max-size");
+	if (o->nsizes)
+		max = fit_memory(run, max, 2, 1, "--sizes");
+	else
+		max = fit_memory(run, max, 2, o->max_size != 0, "--max-size");
 	bytes = ((size_t)max + MEM_PAGE - 1) / MEM_PAGE * MEM_PAGE;
 	src = map_buffer(bytes, "the source");
 	dst = map_buffer(bytes, "the destination");
 	fill_pattern(src, bytes);
-	bb_kv_int(&r->params, "min_size", (long long)o->min_size);
+	if (o->nsizes) {
+		record_sizes(r, o);
+	} else {
+		bb_kv_int(&r->params, "min_size", (long long)o->min_size);
+		bb_kv_int(&r->params, "points_per_doubling", SWEEP_POINTS_PER_DOUBLING);
+	}
 	bb_kv_int(&r->params, "max_size", (long long)max);
-	bb_kv_int(&r->params, "points_per_doubling", SWEEP_POINTS_PER_DOUBLING);
 	for (int k = 0;; k++) {
-		size_t n = sweep_size(o->min_size, k);
-		if (n > max)
+		size_t n = sweep_point(o, k);
+		if (n == 0 || n > max)
 			break;
 		if (n == prev)
 			continue;

@@ -120,7 +120,11 @@ static int run_suite(struct bb_run *run, int verbose)
 		double t0 = bb_now();
 		if (tty)
 			fprintf(stderr, "[%d/%d] %s ...", ++i, total, a->name);
+		char prog[64];
+		snprintf(prog, sizeof prog, "boardbench run: %s", a->name);
+		bb_set_prog(prog);
 		struct bb_result *r = a->quick(run);
+		bb_set_prog("boardbench run");
 		if (tty)
 			fprintf(stderr, " %s in %.1f s\n", r->ok ? "done" : "FAILED", bb_now() - t0);
 		if (verbose && r->render)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/integration/test_mem.sh - the `mem` applet end to end: the seed
-# report's comparison table (tot), the page and sweep modes on small sizes,
+# report's comparison table (tot), the page and sweep modes on small sizes
+# (the doubling series and an explicit --sizes list),
 # --list, --json with every sample, the quick-suite row, the selftest row,
 # and exit status 2 with one line for every bad value.
 . tests/integration/lib.sh
@@ -66,6 +67,25 @@ jq -e '[.results[0].series[] | select(.name | startswith("memcpy:")) | .values.b
 	| all' "$TMPD/s.json" >/dev/null 2>&1
 tap $? "every sweep point has a rate"
 
+# sweep --sizes: exactly the sizes listed, ascending, each once
+expect_exit 0 "mem sweep --sizes exits 0" -- $BB mem sweep --variant libc,words \
+	--sizes 4K,64,1K,64 -n 1 --op memcpy,memset --json "$TMPD/z.json"
+expect_grep "^ *64 B  *[0-9.]*  *[0-9.]*$" "$TMPD/out" "--sizes measures 64 B"
+expect_grep "^ *4 KiB  *[0-9.]*  *[0-9.]*$" "$TMPD/out" "--sizes measures 4 KiB (K is binary)"
+jq -e '[.results[0].series[] | select(.name | startswith("memcpy:")) | .values.size_bytes]
+	| unique == [64, 1024, 4096]' "$TMPD/z.json" >/dev/null 2>&1
+tap $? "--sizes measures only the sizes given, duplicates once"
+jq -e '[.results[0].series[] | .name] == ["memcpy:64", "memcpy:64", "memset:64", "memset:64",
+	"memcpy:1024", "memcpy:1024", "memset:1024", "memset:1024",
+	"memcpy:4096", "memcpy:4096", "memset:4096", "memset:4096"]' "$TMPD/z.json" >/dev/null 2>&1
+tap $? "--sizes runs in ascending order, every op and variant at each size"
+jq -e '.results[0].params.sizes == "64,1024,4096" and .results[0].params.max_size == 4096
+	and (.results[0].params | has("points_per_doubling") | not)' "$TMPD/z.json" >/dev/null 2>&1
+tap $? "JSON records the --sizes list and no doubling series"
+jq -e '[.results[0].series[] | .values.best_GBps > 0 and .values.median_GBps > 0] | all' \
+	"$TMPD/z.json" >/dev/null 2>&1
+tap $? "every --sizes point has a best and a median rate"
+
 # ---- --list, selftest, quick suite ----
 expect_exit 0 "mem --list exits 0" -- $BB mem --list
 for v in libc bytes words; do
@@ -94,4 +114,15 @@ bad "unknown --op" --op memmove
 bad "--min-size too small" sweep --min-size 1
 bad "--max-size below --min-size" sweep --min-size 4K --max-size 1K
 bad "--arena too small" page --arena 4K
+bad "--sizes below 16 bytes" sweep --sizes 64,8
+bad "--sizes junk" sweep --sizes 64,4Q
+bad "--sizes empty item" sweep --sizes 64,,4K
+bad "--sizes empty" sweep --sizes ""
+bad "--sizes trailing comma" sweep --sizes 64,
+bad "--sizes above 1T" sweep --sizes 2048G
+bad "--sizes in tot mode" tot --sizes 64
+bad "--sizes with --max-size" sweep --sizes 64 --max-size 1M
+bad "--sizes with --min-size" sweep --sizes 64 --min-size 64
+bad "more than 32 --sizes" sweep --sizes \
+	16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48
 bad "unknown option" --frobnicate
