@@ -323,8 +323,6 @@ int csum_main(int argc, char **argv)
 	struct bb_cli cli = { 0 };
 	struct csum_plan plan;
 	struct bb_run *run;
-	struct bb_result *r;
-	int rc;
 
 	csum_defaults(&o);
 	csum_parse(argc, argv, &o, &cli);
@@ -335,19 +333,10 @@ int csum_main(int argc, char **argv)
 	csum_plan_make(&plan, &o);   /* a bad --variant or --baseline exits 2 here */
 	run = bb_run_new(argc, argv);
 	if (o.data)
-		r = csum_data_execute(run, &o, &plan);
+		csum_data_execute(run, &o, &plan);
 	else
-		r = csum_execute(run, &o, &plan);
-	bb_emit_text(stdout, run);
-	fflush(stdout);
-	rc = bb_cli_finish(run, &cli);
-	if (!r->ok) {
-		bb_warn("%s", r->message);
-		rc = 1;
-	}
-	bb_run_free(run);
-	bb_cli_free(&cli);
-	return rc;
+		csum_execute(run, &o, &plan);
+	return bb_cli_report(run, &cli);
 }
 
 /* The quick suite's profile: sizes 40, 1500 and 4096, 3 runs each, the

@@ -718,18 +718,12 @@ int lat_main(int argc, char **argv)
 	struct lat_opts o;
 	struct bb_cli cli = { 0 };
 	struct bb_run *run;
-	int rc;
 
 	lat_defaults(&o);
 	lat_parse(argc, argv, &o, &cli);
 	run = bb_run_new(argc, argv);
 	lat_execute(run, &o);
-	bb_emit_text(stdout, run);
-	fflush(stdout);
-	rc = bb_cli_finish(run, &cli);
-	bb_run_free(run);
-	bb_cli_free(&cli);
-	return rc;
+	return bb_cli_report(run, &cli);
 }
 
 /* The quick suite's profile: the default curve, but only to 64 MiB (past

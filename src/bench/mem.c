@@ -412,8 +412,6 @@ int mem_main(int argc, char **argv)
 	struct mem_opts o;
 	struct bb_cli cli = { 0 };
 	struct bb_run *run;
-	struct bb_result *r;
-	int rc;
 
 	mem_defaults(&o);
 	mem_parse(argc, argv, &o, &cli);
@@ -422,15 +420,8 @@ int mem_main(int argc, char **argv)
 		return 0;
 	}
 	run = bb_run_new(argc, argv);
-	r = mem_execute(run, &o);
-	bb_emit_text(stdout, run);
-	fflush(stdout);
-	rc = bb_cli_finish(run, &cli);
-	if (!r->ok)
-		rc = 1;
-	bb_run_free(run);
-	bb_cli_free(&cli);
-	return rc;
+	mem_execute(run, &o);
+	return bb_cli_report(run, &cli);
 }
 
 /* The quick suite: tot with every variant this CPU runs, 3 samples each. */

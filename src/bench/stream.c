@@ -581,8 +581,6 @@ int stream_main(int argc, char **argv)
 	struct stream_opts o;
 	struct bb_cli cli = { 0 };
 	struct bb_run *run;
-	struct bb_result *r;
-	int rc;
 
 	stream_defaults(&o);
 	stream_parse(argc, argv, &o, &cli);
@@ -591,17 +589,8 @@ int stream_main(int argc, char **argv)
 		return 0;
 	}
 	run = bb_run_new(argc, argv);
-	r = stream_execute(run, &o);
-	bb_emit_text(stdout, run);
-	fflush(stdout);
-	rc = bb_cli_finish(run, &cli);
-	if (!r->ok) {
-		bb_warn("%s", r->message);
-		rc = 1;
-	}
-	bb_run_free(run);
-	bb_cli_free(&cli);
-	return rc;
+	stream_execute(run, &o);
+	return bb_cli_report(run, &cli);
 }
 
 struct bb_result *stream_quick(struct bb_run *run)

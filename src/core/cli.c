@@ -119,6 +119,23 @@ int bb_cli_finish(struct bb_run *run, struct bb_cli *cli)
 	return rc;
 }
 
+int bb_cli_report(struct bb_run *run, struct bb_cli *cli)
+{
+	int rc;
+
+	bb_emit_text(stdout, run);
+	fflush(stdout);
+	rc = bb_cli_finish(run, cli);
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->results[i]->ok) {
+			bb_warn("%s", run->results[i]->message ? run->results[i]->message : "failed");
+			rc = 1;
+		}
+	bb_run_free(run);
+	bb_cli_free(cli);
+	return rc;
+}
+
 void bb_cli_free(struct bb_cli *cli)
 {
 	bb_kv_free(&cli->labels);

@@ -52,6 +52,12 @@ _Noreturn void bb_die_value(const char *opt, const char *val, const char *expect
  * 1 after printing a one-line error if a file could not be written. */
 int bb_cli_finish(struct bb_run *run, struct bb_cli *cli);
 void bb_cli_apply_labels(struct bb_run *run, const struct bb_cli *cli);
+
+/* The end of every applet's main: the classic text of each result on
+ * stdout, --json/--csv written, a one-line warning for each failed result;
+ * frees run and cli.  Returns the exit status: 0, or 1 if a result failed
+ * or a file could not be written. */
+int bb_cli_report(struct bb_run *run, struct bb_cli *cli);
 void bb_cli_free(struct bb_cli *cli);
 
 #endif
