@@ -29,11 +29,10 @@
 # Markdown goes to stdout; progress goes to stderr.  Needs bash, awk, jq.
 set -eu
 
-die() { echo "mem_peers: $*" >&2; exit 1; }
-bad() { echo "mem_peers: $*" >&2; exit 2; }
-say() { echo "mem_peers: $*" >&2; }
+prog=mem_peers
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
 runs=5
 samples=10
 keep=
@@ -42,34 +41,16 @@ while getopts "r:n:k:h" opt; do
 	r) runs=$OPTARG ;;
 	n) samples=$OPTARG ;;
 	k) keep=$OPTARG ;;
-	h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	h) usage; exit 0 ;;
 	*) exit 2 ;;
 	esac
 done
-case $runs in ''|*[!0-9]*) bad "-r: expected a number of rounds, got '$runs'" ;; esac
-[ "$runs" -ge 1 ] || bad "-r: expected at least 1 round"
-case $samples in ''|*[!0-9]*) bad "-n: expected a number of samples, got '$samples'" ;; esac
-if [ "$samples" -lt 1 ] || [ "$samples" -gt 1000 ]; then
-	bad "-n: expected 1..1000 samples"
-fi
+need_count -r "$runs" round 1
+need_count -n "$samples" sample 1 1000
 
-BB=${BB:-$top/boardbench}
 PERF=${PERF:-perf}
-
-command -v jq >/dev/null || die "jq is needed to read boardbench --json"
-if [ ! -x "$BB" ]; then
-	say "building boardbench with make"
-	make -C "$top" >&2 || die "make failed"
-fi
-[ -x "$BB" ] || die "no boardbench binary at $BB"
-
-if [ -n "$keep" ]; then
-	mkdir -p "$keep"
-	work=$(cd "$keep" && pwd)
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/mem_peers.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-fi
+need_boardbench
+make_work "$keep"
 
 # ---- the sizes, as each tool spells them, and perf's loops per size ----
 # perf times one block of LOOPS calls with gettimeofday (1 us steps): the
@@ -81,16 +62,6 @@ perf_loops=(8000000 262144 1024 16)
 bb_sizes=64,4K,1M,64M
 
 # ---- perf, from apt when missing ----
-apt_install() {  # package
-	command -v apt-get >/dev/null || return 1
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y -q "$1" >&2
-	elif command -v sudo >/dev/null; then
-		sudo -n apt-get install -y -q "$1" >&2
-	else
-		return 1
-	fi
-}
 have_perf=1
 command -v "$PERF" >/dev/null || apt_install linux-perf || true
 "$PERF" bench --format=simple mem memcpy -f default -s 64B -l 1 >/dev/null 2>&1 || have_perf=0
@@ -127,46 +98,22 @@ run_perf() {  # op round
 	done
 }
 
+run_tool() {  # tool round
+	case $1 in
+	bb) run_bb "$2" ;;
+	perf-memcpy) run_perf memcpy "$2" ;;
+	perf-memset) run_perf memset "$2" ;;
+	esac
+}
+
 tool_list=(bb)
 [ "$have_perf" -eq 1 ] && tool_list+=(perf-memcpy perf-memset)
-ntools=${#tool_list[@]}
-
-# How busy the machine was just before we started: other work on a shared
-# machine moves every figure below.
-cpu_busy() {  # percent of all CPUs busy over the next second
-	{ head -n1 /proc/stat; sleep 1; head -n1 /proc/stat; } | awk '
-		{ idle = $5 + $6; tot = 0; for (i = 2; i <= NF; i++) tot += $i
-		  if (NR == 1) { i0 = idle; t0 = tot } else { i1 = idle; t1 = tot } }
-		END { if (t1 > t0) printf "%.0f", 100 * (1 - (i1 - i0) / (t1 - t0)); else print "?" }'
-}
-busy_before=$(cpu_busy)
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-t_start=$(date +%s)
-for ((r = 1; r <= runs; r++)); do
-	for ((k = 0; k < ntools; k++)); do
-		tool=${tool_list[$(( (k + r - 1) % ntools ))]}
-		say "round $r/$runs: $tool"
-		case $tool in
-		bb) run_bb "$r" ;;
-		perf-memcpy) run_perf memcpy "$r" ;;
-		perf-memset) run_perf memset "$r" ;;
-		esac
-	done
-done
-t_end=$(date +%s)
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+run_rounds "$runs"
 
 # ---- statistics over the rounds ----
-stats() {  # tool op size name -> "median min max best n"
+stats() {  # tool op size name -> "median min max cv% n"
 	awk -v t="$1" -v o="$2" -v s="$3" -v f="$4" '
-	$1 == t && $2 == o && $3 == s && $4 == f { x[++n] = $5 }
-	END {
-		if (n == 0) { print "- - - - 0"; exit }
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j-1] > x[j]; j--) {
-			v = x[j]; x[j] = x[j-1]; x[j-1] = v }
-		med = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-		printf "%.6g %.6g %.6g %.6g %d\n", med, x[1], x[n], x[n], n
-	}' "$figures"
+		$1 == t && $2 == o && $3 == s && $4 == f { print $5 }' "$figures" | summary %.6g
 }
 
 names() {  # tool op -> the names measured, in first-seen order
@@ -183,8 +130,6 @@ cell() {  # tool op size name -> "median (min..max)" in GB/s
 	fi
 }
 
-median() { stats "$@" | cut -d' ' -f1; }
-
 best_of() {  # tool op size [exclude] -> "name median" with the highest median
 	local n m bestn=- bestm=-
 	while read -r n; do
@@ -199,27 +144,16 @@ best_of() {  # tool op size [exclude] -> "name median" with the highest median
 	echo "$bestn $bestm"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "n/a";
-	else printf "%.2f", a / b }'; }
 fmt2() { awk -v a="$1" 'BEGIN { if (a == "-") print "n/a"; else printf "%.2f", a }'; }
 
 # ---- the markdown section ----
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null || echo unknown)
 
-echo "### Run of $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo
-echo "Machine:"
-echo
-echo "- CPU: ${cpu:-unknown}, $(nproc) online CPUs; $(uname -m)"
-echo "- kernel: $(uname -sr) $(uname -v)"
+machine_head
 echo "- C library: $glibc (boardbench's \`libc\` variant and perf's \`default\` call it)"
 echo "- boardbench: $("$BB" --version | head -n1)"
 [ "$have_perf" -eq 1 ] && echo "- perf: $("$PERF" --version 2>/dev/null)"
-echo "- CPUs busy in the second before the run: ${busy_before}% of $(nproc)" \
-	"(other processes; 0% is a quiet machine)"
-echo "- load average before / after: $load_before / $load_after;" \
-	"$((t_end - t_start)) s for $runs rounds"
+machine_load "$runs"
 echo
 echo "Each tool ran $runs times, round-robin, the starting tool rotating every round."
 echo

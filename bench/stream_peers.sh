@@ -29,11 +29,10 @@
 # Markdown goes to stdout; progress goes to stderr.  Needs bash, awk, jq.
 set -eu
 
-die() { echo "stream_peers: $*" >&2; exit 1; }
-bad() { echo "stream_peers: $*" >&2; exit 2; }
-say() { echo "stream_peers: $*" >&2; }
+prog=stream_peers
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-top=$(cd "$(dirname "$0")/.." && pwd)
 size_opt=
 runs=5
 keep=
@@ -42,43 +41,18 @@ while getopts "s:r:k:h" opt; do
 	s) size_opt=$OPTARG ;;
 	r) runs=$OPTARG ;;
 	k) keep=$OPTARG ;;
-	h) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	h) usage; exit 0 ;;
 	*) exit 2 ;;
 	esac
 done
-case $runs in ''|*[!0-9]*) bad "-r: expected a number of runs, got '$runs'" ;; esac
-[ "$runs" -ge 1 ] || bad "-r: expected at least 1 run"
+need_count -r "$runs" run 1
 
-BB=${BB:-$top/boardbench}
 CC=${CC:-gcc}
 STREAM_C=${STREAM_C:-}
-
-command -v jq >/dev/null || die "jq is needed to read boardbench --json"
-if [ ! -x "$BB" ]; then
-	say "building boardbench with make"
-	make -C "$top" >&2 || die "make failed"
-fi
-[ -x "$BB" ] || die "no boardbench binary at $BB"
-
-if [ -n "$keep" ]; then
-	mkdir -p "$keep"
-	work=$(cd "$keep" && pwd)
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/stream_peers.XXXXXX")
-	trap 'rm -rf "$work"' EXIT
-fi
+need_boardbench
+make_work "$keep"
 
 # ---- peers from apt, installed when missing ----
-apt_install() {  # package
-	command -v apt-get >/dev/null || return 1
-	if [ "$(id -u)" -eq 0 ]; then
-		apt-get install -y -q "$1" >&2
-	elif command -v sudo >/dev/null; then
-		sudo -n apt-get install -y -q "$1" >&2
-	else
-		return 1
-	fi
-}
 have_mbw=1
 have_sysbench=1
 command -v mbw >/dev/null || apt_install mbw || true
@@ -163,55 +137,26 @@ run_sysbench() {  # run#
 	sed -n 's/.*MiB transferred (\([0-9.]*\) MiB\/sec).*/sysbench write \1/p' "$out" >>"$figures"
 }
 
-tools="bb2 bb1"
-[ "$have_ref" -eq 1 ] && tools="$tools ref2 ref1"
-[ "$have_mbw" -eq 1 ] && tools="$tools mbw"
-[ "$have_sysbench" -eq 1 ] && tools="$tools sysbench"
-read -r -a tool_list <<<"$tools"
-ntools=${#tool_list[@]}
-
-# How busy the machine was just before we started: other work on a small
-# board (or a shared VM) moves every figure below, the 2-thread ones most.
-cpu_busy() {  # percent of all CPUs busy over the next second
-	{ head -n1 /proc/stat; sleep 1; head -n1 /proc/stat; } | awk '
-		{ idle = $5 + $6; tot = 0; for (i = 2; i <= NF; i++) tot += $i
-		  if (NR == 1) { i0 = idle; t0 = tot } else { i1 = idle; t1 = tot } }
-		END { if (t1 > t0) printf "%.0f", 100 * (1 - (i1 - i0) / (t1 - t0)); else print "?" }'
+run_tool() {  # tool round
+	case $1 in
+	bb2) run_bb 2 "$2" ;;
+	bb1) run_bb 1 "$2" ;;
+	ref2) run_ref 2 "$2" ;;
+	ref1) run_ref 1 "$2" ;;
+	mbw) run_mbw "$2" ;;
+	sysbench) run_sysbench "$2" ;;
+	esac
 }
-busy_before=$(cpu_busy)
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-t_start=$(date +%s)
-for ((r = 1; r <= runs; r++)); do
-	for ((k = 0; k < ntools; k++)); do
-		tool=${tool_list[$(( (k + r - 1) % ntools ))]}
-		say "round $r/$runs: $tool"
-		case $tool in
-		bb2) run_bb 2 "$r" ;;
-		bb1) run_bb 1 "$r" ;;
-		ref2) run_ref 2 "$r" ;;
-		ref1) run_ref 1 "$r" ;;
-		mbw) run_mbw "$r" ;;
-		sysbench) run_sysbench "$r" ;;
-		esac
-	done
-done
-t_end=$(date +%s)
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+tool_list=(bb2 bb1)
+[ "$have_ref" -eq 1 ] && tool_list+=(ref2 ref1)
+[ "$have_mbw" -eq 1 ] && tool_list+=(mbw)
+[ "$have_sysbench" -eq 1 ] && tool_list+=(sysbench)
+run_rounds "$runs"
 
 # ---- statistics over the runs: median, min, max, CV (sample stddev / mean) ----
 stats() {  # tool figure -> "median min max cv% n"
-	awk -v t="$1" -v f="$2" '$1 == t && $2 == f { x[++n] = $3 }
-	END {
-		if (n == 0) { print "- - - - 0"; exit }
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j-1] > x[j]; j--) {
-			s = x[j]; x[j] = x[j-1]; x[j-1] = s }
-		med = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
-		for (i = 1; i <= n; i++) sum += x[i]
-		mean = sum / n
-		for (i = 1; i <= n; i++) ss += (x[i] - mean) ^ 2
-		cv = n > 1 ? 100 * sqrt(ss / (n - 1)) / mean : 0
-		printf "%.1f %.1f %.1f %.1f %d\n", med, x[1], x[n], cv, n
-	}' "$figures"
+	awk -v t="$1" -v f="$2" '$1 == t && $2 == f { print $3 }' "$figures" | summary %.1f
 }
 
 row() {  # label threads figure unit tool figkey [scale note]
@@ -223,33 +168,20 @@ row() {  # label threads figure unit tool figkey [scale note]
 		"$1" "$2" "$3" "$4" "$med" "$min" "$max" "$cv" "$cnt"
 }
 
-ratio() {  # tool-a tool-b figure -> median(a)/median(b)
-	local a b
-	a=$(stats "$1" "$3" | cut -d' ' -f1)
-	b=$(stats "$2" "$3" | cut -d' ' -f1)
-	awk -v a="$a" -v b="$b" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "n/a";
-		else printf "%.3f", a / b }'
+median_ratio() {  # tool-a tool-b figure -> median(a)/median(b)
+	ratio "$(median "$1" "$3")" "$(median "$2" "$3")" %.3f
 }
 
 # ---- the markdown section ----
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)
 size_arg=" -s $n"
 
-echo "### Run of $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo
-echo "Machine:"
-echo
-echo "- CPU: ${cpu:-unknown}, $(nproc) online CPUs; $(uname -m)"
-echo "- kernel: $(uname -sr) $(uname -v)"
+machine_head
 echo "- boardbench: $("$BB" --version | head -n1)"
 echo "  ($("$BB" --version | sed -n 's/^cflags: //p'); measured kernels add KERNEL_OPT, -O3 by default)"
 echo "- compiler: $($CC --version | head -n1)"
 [ "$have_mbw" -eq 1 ] && echo "- mbw: $(dpkg-query -W -f '${Version}' mbw 2>/dev/null || echo unknown)"
 [ "$have_sysbench" -eq 1 ] && echo "- sysbench: $(sysbench --version 2>/dev/null)"
-echo "- CPUs busy in the second before the run: ${busy_before}% of $(nproc)" \
-	"(other processes; 0% is a quiet machine)"
-echo "- load average before / after: $load_before / $load_after;" \
-	"$((t_end - t_start)) s for $runs rounds"
+machine_load "$runs"
 echo
 echo "Array size: $n elements per array ($array_bytes bytes = $mbw_mib MiB per array," \
 	"3 arrays). Each tool ran $runs times, round-robin, the starting tool rotating every round."
@@ -290,12 +222,12 @@ done
 [ "$have_sysbench" -eq 1 ] && row "sysbench memory" 2 "write, bytes written" "MiB/s (2^20)" sysbench write
 echo
 if [ "$have_mbw" -eq 1 ]; then
-	m=$(stats mbw MEMCPY | cut -d' ' -f1)
+	m=$(median mbw MEMCPY)
 	echo "mbw's median in STREAM Copy terms (read + write counted, MB = 10^6):" \
 		"$(awk -v m="$m" 'BEGIN { printf "%.1f", m * 2 * 1.048576 }') MB/s."
 fi
 if [ "$have_sysbench" -eq 1 ]; then
-	s=$(stats sysbench write | cut -d' ' -f1)
+	s=$(median sysbench write)
 	echo "sysbench's median in MB = 10^6: $(awk -v m="$s" 'BEGIN { printf "%.1f", m * 1.048576 }') MB/s" \
 		"of stores (no reads counted)."
 fi
@@ -306,8 +238,8 @@ if [ "$have_ref" -eq 1 ]; then
 	echo "| threads | Triad | Copy | Scale | Add |"
 	echo "|---|---|---|---|---|"
 	for t in 2 1; do
-		echo "| $t | $(ratio bb-t$t ref-t$t Triad) | $(ratio bb-t$t ref-t$t Copy)" \
-			"| $(ratio bb-t$t ref-t$t Scale) | $(ratio bb-t$t ref-t$t Add) |"
+		echo "| $t | $(median_ratio bb-t$t ref-t$t Triad) | $(median_ratio bb-t$t ref-t$t Copy)" \
+			"| $(median_ratio bb-t$t ref-t$t Scale) | $(median_ratio bb-t$t ref-t$t Add) |"
 	done
 else
 	echo "No boardbench / reference ratio: the reference was not run."

@@ -12,7 +12,7 @@
  *     header that sums to ffff, at every offset
  *   chaining: a partial sum as the next call's seed, split at even points
  *   buffers that end at a PROT_NONE page, and that start right after one
- *     (a fault is caught and reported, not a crash)
+ *     (core/guard.c catches the fault; it is reported, not a crash)
  *   256 KiB, 1 MiB and 4 MiB of 0xFF and of zeros, for accumulators that
  *     overflow (or biased SIMD lanes that reach their limits)
  *
@@ -20,13 +20,11 @@
  */
 #include "csum.h"
 
-#include <setjmp.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
+
+#include "core/guard.h"
 
 #define SLACK 64           /* poisoned bytes on either side of the buffer */
 #define POISON 0x5a
@@ -78,106 +76,12 @@ static int compare(struct checker *c, const char *what, size_t len, size_t off, 
 	return 1;
 }
 
-/* ---- buffers: anonymous pages with an optional PROT_NONE guard ---- */
-
-struct region {
-	unsigned char *base;
-	size_t bytes;
-};
-
-static unsigned char *region_map(struct region *r, size_t bytes)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t pg = page > 0 ? (size_t)page : 4096;
-
-	r->bytes = (bytes + 3 * pg - 1) / pg * pg;   /* guard pages at both ends */
-	r->base = mmap(NULL, r->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		return NULL;
-	}
-	if (mprotect(r->base, pg, PROT_NONE) != 0 ||
-	    mprotect(r->base + r->bytes - pg, pg, PROT_NONE) != 0) {
-		munmap(r->base, r->bytes);
-		r->base = NULL;
-		return NULL;
-	}
-	return r->base + pg;   /* first usable byte, page aligned */
-}
-
-/* One past the last usable byte: the start of the trailing guard page. */
-static unsigned char *region_end(const struct region *r)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	return r->base + r->bytes - (page > 0 ? (size_t)page : 4096);
-}
-
-static void region_unmap(struct region *r)
-{
-	if (r->base)
-		munmap(r->base, r->bytes);
-	r->base = NULL;
-}
-
 static int no_memory(struct checker *c, const char *what)
 {
 	c->failed++;
 	if (c->f)
 		fprintf(c->f, "FAIL csum %s: %s: cannot map test memory\n", c->name, what);
 	return 1;
-}
-
-/* ---- calls that may fault: SIGSEGV/SIGBUS turn into a failure ---- */
-
-static sigjmp_buf fault_jmp;
-static volatile sig_atomic_t fault_armed;
-
-static void on_fault(int sig)
-{
-	if (!fault_armed) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	siglongjmp(fault_jmp, sig);
-}
-
-struct fault_guard {
-	struct sigaction segv, bus;
-};
-
-static void faults_catch(struct fault_guard *g)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fault;
-	sa.sa_flags = SA_NODEFER;   /* the handler leaves by siglongjmp */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &g->segv);
-	sigaction(SIGBUS, &sa, &g->bus);
-}
-
-static void faults_restore(const struct fault_guard *g)
-{
-	sigaction(SIGSEGV, &g->segv, NULL);
-	sigaction(SIGBUS, &g->bus, NULL);
-}
-
-/* fn(buf, len, seed) into *out; returns 0, or the signal it raised. */
-static int guarded_sum(csum_fn fn, const unsigned char *buf, size_t len, uint32_t seed,
-		       uint32_t *out)
-{
-	int sig = sigsetjmp(fault_jmp, 0);
-
-	if (sig) {
-		fault_armed = 0;
-		return sig;
-	}
-	fault_armed = 1;
-	*out = fn(buf, len, seed);
-	fault_armed = 0;
-	return 0;
 }
 
 /* ---- partial sums: lengths x offsets x data families x seeds ---- */
@@ -255,20 +159,19 @@ static int lengths_at(struct checker *c, csum_fn fn, unsigned char *area, size_t
 
 static long check_lengths(struct checker *c, csum_fn fn, size_t max_len)
 {
-	struct region r;
-	unsigned char *area = region_map(&r, 2 * SLACK + NOFFSETS + max_len);
+	struct bb_guarded r;
 	uint32_t rng = 0x2545f491u;
 	long failed = 0;
 
-	if (!area)
+	if (bb_guarded_map(&r, 2 * SLACK + NOFFSETS + max_len))
 		return no_memory(c, "lengths");
 	for (int fam = 0; fam < NFAMILIES; fam++)
 		for (size_t off = 0; off < NOFFSETS; off++)
-			if (lengths_at(c, fn, area, max_len, off, (enum family)fam, &rng)) {
+			if (lengths_at(c, fn, r.lo, max_len, off, (enum family)fam, &rng)) {
 				failed++;
 				break;
 			}
-	region_unmap(&r);
+	bb_guarded_unmap(&r);
 	return failed;
 }
 
@@ -323,11 +226,26 @@ static long check_chaining(struct checker *c, csum_fn fn)
 
 /* ---- guard pages: no byte outside the buffer may be touched ---- */
 
+/* One call of a variant, run where a fault is caught. */
+struct sum_call {
+	csum_fn fn;
+	const unsigned char *buf;
+	size_t len;
+	uint32_t got;
+};
+
+static void sum_call_run(void *arg)
+{
+	struct sum_call *s = arg;
+
+	s->got = s->fn(s->buf, s->len, 0);
+}
+
 static int guard_one(struct checker *c, csum_fn fn, const unsigned char *buf, size_t len,
 		     const char *what)
 {
-	uint32_t got = 0;
-	int sig = guarded_sum(fn, buf, len, 0, &got);
+	struct sum_call s = { fn, buf, len, 0 };
+	int sig = bb_guard_run(sum_call_run, &s);
 
 	if (sig) {
 		c->checks++;
@@ -337,35 +255,30 @@ static int guard_one(struct checker *c, csum_fn fn, const unsigned char *buf, si
 				"buffer\n", c->name, what, len, sig);
 		return 1;
 	}
-	return compare(c, what, len, (uintptr_t)buf & 7, 0, csum_fold(got),
+	return compare(c, what, len, (uintptr_t)buf & 7, 0, csum_fold(s.got),
 		       csum_fold(csum_reference(buf, len, 0)));
 }
 
 static long check_guards(struct checker *c, csum_fn fn, size_t max_len)
 {
-	struct region r;
-	unsigned char *start = region_map(&r, max_len), *end;
-	struct fault_guard g;
+	struct bb_guarded r;
 	uint32_t rng = 0x1234567u;
 	long failed = 0;
 
-	if (!start)
+	if (bb_guarded_map(&r, max_len))
 		return no_memory(c, "guard pages");
-	end = region_end(&r);
-	fill_random(start, (size_t)(end - start), &rng);
-	faults_catch(&g);
+	fill_random(r.lo, (size_t)(r.hi - r.lo), &rng);
 	for (size_t len = 0; len <= max_len; len++)
-		if (guard_one(c, fn, end - len, len, "buffer ending at a PROT_NONE page")) {
+		if (guard_one(c, fn, r.hi - len, len, "buffer ending at a PROT_NONE page")) {
 			failed++;
 			break;
 		}
 	for (size_t len = 0; len <= max_len; len++)
-		if (guard_one(c, fn, start, len, "buffer starting after a PROT_NONE page")) {
+		if (guard_one(c, fn, r.lo, len, "buffer starting after a PROT_NONE page")) {
 			failed++;
 			break;
 		}
-	faults_restore(&g);
-	region_unmap(&r);
+	bb_guarded_unmap(&r);
 	return failed;
 }
 
@@ -380,12 +293,13 @@ static long check_big(struct checker *c, csum_fn fn)
 	static const size_t offs[] = { 0, 1, 3, 6 };
 	static const uint32_t seeds[] = { 0, 0xffffffffu };
 	static const unsigned char fills[] = { 0xff, 0x00 };
-	struct region r;
-	unsigned char *buf = region_map(&r, BIG_MAX + 8);
+	struct bb_guarded r;
+	unsigned char *buf;
 	long failed = 0;
 
-	if (!buf)
+	if (bb_guarded_map(&r, BIG_MAX + 8))
 		return no_memory(c, "big buffers");
+	buf = r.lo;
 	for (size_t f = 0; f < sizeof fills; f++) {
 		const char *what = fills[f] ? "big buffer of 0xFF" : "big buffer of zeros";
 		long before = failed;
@@ -398,7 +312,7 @@ static long check_big(struct checker *c, csum_fn fn)
 						csum_fold(csum_reference(buf + offs[j], sizes[i],
 									 seeds[k])));
 	}
-	region_unmap(&r);
+	bb_guarded_unmap(&r);
 	return failed;
 }
 
@@ -445,26 +359,24 @@ static long check_ip_known(struct checker *c, csum_ip_fn fn, unsigned char *buf)
 long csum_check_ip(const char *name, csum_ip_fn fn, FILE *f, long *checks)
 {
 	struct checker c = { name, f, 0, 0 };
-	struct region r;
-	unsigned char *start = region_map(&r, 64), *end;
+	struct bb_guarded r;
 	uint32_t rng = 0xc0ffee11u;
 	long failed;
 
-	if (!start)
+	if (bb_guarded_map(&r, 64))
 		return no_memory(&c, "ip_fast_csum");
-	end = region_end(&r);
-	failed = check_ip_known(&c, fn, start);
+	failed = check_ip_known(&c, fn, r.lo);
 	for (unsigned ihl = 5; ihl <= 15 && !failed; ihl++)
 		for (size_t off = 0; off < NOFFSETS && !failed; off++)
 			for (int rep = 0; rep < 64 && !failed; rep++) {
-				unsigned char *h = rep & 1 ? end - 4 * ihl - off : start + off;
+				unsigned char *h = rep & 1 ? r.hi - 4 * ihl - off : r.lo + off;
 				fill_random(h, 4 * ihl, &rng);
 				if (rep == 2)
 					memset(h, 0xff, 4 * ihl);
 				failed += compare(&c, "ip_fast_csum", 4 * ihl, off, 0, fn(h, ihl),
 						  ip_expect(h, ihl));
 			}
-	region_unmap(&r);
+	bb_guarded_unmap(&r);
 	if (checks)
 		*checks = c.checks;
 	return failed;
@@ -510,27 +422,39 @@ static long copy_lengths(struct checker *c, csum_copy_fn fn, unsigned char *src,
 	return 0;
 }
 
+/* Maps a copy's source and destination; returns 0, or -1 with neither. */
+static int copy_map(struct bb_guarded *rs, size_t src_bytes, struct bb_guarded *rd,
+		    size_t dst_bytes)
+{
+	int failed = bb_guarded_map(rs, src_bytes);
+
+	failed |= bb_guarded_map(rd, dst_bytes);
+	if (failed) {
+		bb_guarded_unmap(rs);
+		bb_guarded_unmap(rd);
+	}
+	return failed;
+}
+
 /* Big copies of 0xFF and zeros, past every SIMD span. */
 static long copy_big(struct checker *c, csum_copy_fn fn)
 {
 	static const unsigned char fills[] = { 0xff, 0x00 };
-	struct region rs, rd;
-	unsigned char *src = region_map(&rs, BIG_MAX + 8);
-	unsigned char *dst = region_map(&rd, BIG_MAX + 8 + 2 * SLACK);
+	struct bb_guarded rs, rd;
+	unsigned char *src, *dst;
 	long failed = 0;
 
-	if (!src || !dst) {
-		region_unmap(&rs);
-		region_unmap(&rd);
+	if (copy_map(&rs, BIG_MAX + 8, &rd, BIG_MAX + 8 + 2 * SLACK))
 		return no_memory(c, "big csum-and-copy");
-	}
+	src = rs.lo;
+	dst = rd.lo;
 	for (size_t f = 0; f < sizeof fills && !failed; f++) {
 		memset(src, fills[f], BIG_MAX + 8);
 		failed += copy_one(c, fn, dst + SLACK + 3, src + 1, BIG_MAX, 0xffffffffu);
 		failed += copy_one(c, fn, dst + SLACK, src, 1024 * 1024 + 5, 0);
 	}
-	region_unmap(&rs);
-	region_unmap(&rd);
+	bb_guarded_unmap(&rs);
+	bb_guarded_unmap(&rd);
 	return failed;
 }
 
@@ -539,31 +463,26 @@ long csum_check_copy(const char *name, csum_copy_fn fn, const struct csum_check_
 {
 	struct checker c = { name, f, 0, 0 };
 	size_t max_len = o && o->max_len ? o->max_len : CSUM_CHECK_MAX_LEN;
-	struct region rs, rd;
-	unsigned char *src = region_map(&rs, max_len + NOFFSETS);
-	unsigned char *dst = region_map(&rd, max_len + NOFFSETS + 2 * SLACK);
+	struct bb_guarded rs, rd;
 	uint32_t rng = 0xabad1deau;
 	long failed = 0;
 
-	if (!src || !dst) {
-		region_unmap(&rs);
-		region_unmap(&rd);
+	if (copy_map(&rs, max_len + NOFFSETS, &rd, max_len + NOFFSETS + 2 * SLACK))
 		return no_memory(&c, "csum-and-copy");
-	}
-	failed += copy_lengths(&c, fn, src, dst + SLACK, max_len, &rng);
+	failed += copy_lengths(&c, fn, rs.lo, rd.lo + SLACK, max_len, &rng);
 	if (!o || o->big_buffers)
 		failed += copy_big(&c, fn);
 	/* source and destination both ending at a guard page */
 	for (size_t len = 0; len <= max_len && !failed; len += len < 300 ? 1 : 97) {
-		unsigned char *s = region_end(&rs) - len, *d = region_end(&rd) - len;
+		unsigned char *s = rs.hi - len, *d = rd.hi - len;
 		uint32_t seed = rng_next(&rng);
 		fill_random(s, len, &rng);
 		failed += compare(&c, "csum-and-copy ending at a guard page", len,
 				  (uintptr_t)s & 7, seed, csum_fold(fn(d, s, len, seed)),
 				  csum_fold(csum_reference(s, len, seed)));
 	}
-	region_unmap(&rs);
-	region_unmap(&rd);
+	bb_guarded_unmap(&rs);
+	bb_guarded_unmap(&rd);
 	if (checks)
 		*checks = c.checks;
 	return failed;

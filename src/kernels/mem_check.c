@@ -1,15 +1,16 @@
 /* mem_check.c - checks memory primitive variants against plain references
  * (see mem_check.h for what is covered).  Buffers are mappings with a
  * PROT_NONE page on each side; the source is filled with bytes 0..254 and
- * made read-only, so a variant that writes to it faults too.  A fault ends
- * the check of that operation with one failure that names the case. */
+ * made read-only, so a variant that writes to it faults too.  A fault
+ * (caught by core/guard.c) ends the check of that operation with one
+ * failure that names the case. */
 #include "mem_check.h"
 
-#include <setjmp.h>
 #include <signal.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/mman.h>
+
+#include "core/guard.h"
 
 #define DENSE_MAX_SIZE 256   /* sizes with every destination alignment */
 #define START_EVERY 61       /* the buffer-start layout: every 61st size */
@@ -22,14 +23,8 @@ static const char *const layout_names[] = { "aligned", "ending at a guard page",
 static const char *const page_layout_names[] = { "between guard bytes", "ending at a guard page",
 						 "starting after a guard page" };
 
-struct guarded {
-	unsigned char *map;
-	size_t map_len;
-	unsigned char *lo, *hi;   /* the accessible bytes */
-};
-
 struct check_bufs {
-	struct guarded src, ones, dst;
+	struct bb_guarded src, ones, dst;
 };
 
 /* One case: where the buffers sit and the arguments.  Page operations
@@ -43,29 +38,6 @@ struct mem_case {
 };
 
 /* ---- buffers ---- */
-
-static int guarded_map(struct guarded *g, size_t len)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t data = (len + page - 1) / page * page;
-
-	g->map_len = data + 2 * page;
-	g->map = mmap(NULL, g->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (g->map == MAP_FAILED) {
-		g->map = NULL;
-		return -1;
-	}
-	g->lo = g->map + page;
-	g->hi = g->lo + data;
-	return mprotect(g->lo, data, PROT_READ | PROT_WRITE);
-}
-
-static void guarded_unmap(struct guarded *g)
-{
-	if (g->map)
-		munmap(g->map, g->map_len);
-	g->map = NULL;
-}
 
 static void fill_random(unsigned char *p, size_t n)
 {
@@ -84,7 +56,8 @@ static int bufs_open(struct check_bufs *b)
 	size_t len = MEM_CHECK_MAX_SIZE + 3 * MEM_CHECK_MAX_ALIGN + MEM_PAGE;
 
 	memset(b, 0, sizeof *b);
-	if (guarded_map(&b->src, len) || guarded_map(&b->ones, len) || guarded_map(&b->dst, len))
+	if (bb_guarded_map(&b->src, len) || bb_guarded_map(&b->ones, len) ||
+	    bb_guarded_map(&b->dst, len))
 		return -1;
 	fill_random(b->src.lo, (size_t)(b->src.hi - b->src.lo));
 	memset(b->ones.lo, 0xff, (size_t)(b->ones.hi - b->ones.lo));
@@ -96,13 +69,13 @@ static int bufs_open(struct check_bufs *b)
 
 static void bufs_close(struct check_bufs *b)
 {
-	guarded_unmap(&b->src);
-	guarded_unmap(&b->ones);
-	guarded_unmap(&b->dst);
+	bb_guarded_unmap(&b->src);
+	bb_guarded_unmap(&b->ones);
+	bb_guarded_unmap(&b->dst);
 }
 
 /* Where n bytes at alignment a start in g for a layout. */
-static unsigned char *place(const struct guarded *g, enum layout l, size_t n, unsigned a)
+static unsigned char *place(const struct bb_guarded *g, enum layout l, size_t n, unsigned a)
 {
 	switch (l) {
 	case AT_END: return g->hi - n;
@@ -113,44 +86,9 @@ static unsigned char *place(const struct guarded *g, enum layout l, size_t n, un
 
 /* A page-aligned page: the second page for AT_ALIGN, so that guard bytes
  * fit on both sides. */
-static unsigned char *place_page(const struct guarded *g, enum layout l)
+static unsigned char *place_page(const struct bb_guarded *g, enum layout l)
 {
 	return l == AT_ALIGN ? g->lo + MEM_PAGE : place(g, l, MEM_PAGE, 0);
-}
-
-/* ---- faults ---- */
-
-static sigjmp_buf fault_jmp;
-static volatile sig_atomic_t fault_armed;
-
-static void on_fault(int sig)
-{
-	if (fault_armed)
-		siglongjmp(fault_jmp, sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-struct fault_handlers {
-	struct sigaction segv, bus;
-};
-
-static void faults_catch(struct fault_handlers *old)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_fault;
-	sa.sa_flags = SA_NODEFER;   /* siglongjmp leaves the signal unblocked */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &old->segv);
-	sigaction(SIGBUS, &sa, &old->bus);
-}
-
-static void faults_restore(const struct fault_handlers *old)
-{
-	sigaction(SIGSEGV, &old->segv, NULL);
-	sigaction(SIGBUS, &old->bus, NULL);
 }
 
 /* ---- reporting ---- */
@@ -192,7 +130,7 @@ struct window {
 	unsigned char *lo, *d, *end, *hi;
 };
 
-static struct window window_at(const struct guarded *g, unsigned char *d, size_t n)
+static struct window window_at(const struct bb_guarded *g, unsigned char *d, size_t n)
 {
 	struct window w = { d, d, d + n, d + n };
 	size_t before = (size_t)(d - g->lo), after = (size_t)(g->hi - (d + n));
@@ -253,7 +191,7 @@ static void check_set(const struct mem_variant *v, const struct check_bufs *b,
 	res->checks++;
 }
 
-static void check_read(const struct mem_variant *v, const struct guarded *g,
+static void check_read(const struct mem_variant *v, const struct bb_guarded *g,
 		       const struct mem_case *k, struct mem_check *res)
 {
 	const unsigned char *s = place(g, k->layout, k->n, k->sa);
@@ -287,7 +225,7 @@ static void check_page(const struct mem_variant *v, const struct check_bufs *b,
 
 /* ---- the schedule ---- */
 
-/* The current case, kept where a fault handler's longjmp can find it. */
+/* The current case, kept where it outlives a fault that cuts the run short. */
 static struct mem_case current;
 
 static void run_case(const struct mem_variant *v, const struct check_bufs *b,
@@ -350,10 +288,25 @@ static void run_op(const struct mem_variant *v, const struct check_bufs *b, enum
 		run_size(v, b, op, n, res);
 }
 
+/* One operation's whole schedule, run where a fault is caught. */
+struct op_run {
+	const struct mem_variant *v;
+	const struct check_bufs *b;
+	enum mem_op op;
+	struct mem_check *res;
+};
+
+static void op_run(void *arg)
+{
+	const struct op_run *r = arg;
+
+	run_op(r->v, r->b, r->op, r->res);
+}
+
 long mem_check_op(const struct mem_variant *v, enum mem_op op, struct mem_check *res)
 {
 	struct check_bufs b;
-	struct fault_handlers old;
+	struct op_run run = { v, &b, op, res };
 	int sig;
 
 	memset(res, 0, sizeof *res);
@@ -362,18 +315,12 @@ long mem_check_op(const struct mem_variant *v, enum mem_op op, struct mem_check 
 		snprintf(res->first, sizeof res->first, "cannot map the check buffers");
 		return -1;
 	}
-	faults_catch(&old);
-	sig = sigsetjmp(fault_jmp, 0);
-	if (sig == 0) {
-		fault_armed = 1;
-		run_op(v, &b, op, res);
-	} else {
+	sig = bb_guard_run(op_run, &run);
+	if (sig) {
 		fail(res, &current, sig == SIGBUS ? "bus error (SIGBUS)"
 			: "fault (SIGSEGV): access outside the buffers, or a write to the source");
 		res->checks++;
 	}
-	fault_armed = 0;
-	faults_restore(&old);
 	bufs_close(&b);
 	return res->failures;
 }
