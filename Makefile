@@ -53,8 +53,9 @@ APPLETS := stream lat csum mem
 
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
+NET_SRC := $(wildcard src/net/*.c)
 BENCH_SRC := $(wildcard src/bench/*.c)
-LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC))
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC) $(NET_SRC))
 APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -65,7 +66,36 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 
-.PHONY: all clean check unit integration install run FORCE
+# compare and report (src/tools/) read results back with cJSON: built when
+# this compiler can link libcjson, left out loudly when it cannot (static and
+# cross builds usually cannot); the binary then says so when they are run.
+# CJSON=0 leaves them out, CJSON=1 insists.
+CJSON ?= auto
+HASH := \#
+ifeq ($(CJSON),0)
+HAVE_CJSON := 0
+else
+HAVE_CJSON := $(shell printf '$(HASH)include <cjson/cJSON.h>\nint main(void) { return !cJSON_Parse("1"); }\n' | \
+	$(CC) $(CJSON_CFLAGS) -x c -o /dev/null - $(BB_LDFLAGS) $(LDFLAGS) $(CJSON_LIBS) >/dev/null 2>&1 && \
+	echo 1 || echo 0)
+endif
+ifeq ($(HAVE_CJSON),1)
+TOOLS_SRC := $(filter-out src/tools/absent.c,$(wildcard src/tools/*.c))
+TOOLS_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
+LDLIBS += $(CJSON_LIBS)
+else
+ifeq ($(CJSON),1)
+$(error CJSON=1, but $(CC) cannot link libcjson: install libcjson-dev (pkg-config libcjson))
+endif
+$(info boardbench: no cJSON (libcjson) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the compare and report applets)
+TOOLS_SRC := src/tools/absent.c src/tools/toolopts.c
+TOOLS_TEST_OBJ :=
+UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metrics),$(UNIT_BIN))
+endif
+APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
+$(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
+
+.PHONY: all clean check unit integration install run fuzz FORCE
 
 all: $(BIN)
 
@@ -92,13 +122,25 @@ $(BUILD)/buildinfo.h: FORCE
 	@cmp -s $@.tmp $@ || mv $@.tmp $@
 	@rm -f $@.tmp
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes \
 		$(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 check: $(BIN) $(UNIT_BIN)
 	@BB=$(BIN) UNIT_BINS="$(UNIT_BIN)" sh tests/run.sh
+
+# A libFuzzer harness for the results reader (clang; docs/json-schema.md says
+# how long it has run):  make fuzz && build-fuzz/fuzz_reader -max_len=65536 \
+#   -max_total_time=600 -dict=tests/fuzz/results.dict build-fuzz/corpus tests/fuzz/corpus
+FUZZ_CC ?= clang
+FUZZ_SRC := tests/fuzz/fuzz_reader.c src/tools/reader.c src/tools/jsonscan.c \
+	src/tools/metrics.c src/tools/abstats.c src/core/error.c src/core/stats.c
+fuzz: build-fuzz/fuzz_reader
+build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/tools/*.h)
+	@mkdir -p build-fuzz/corpus
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Isrc $(CJSON_CFLAGS) -o $@ $(FUZZ_SRC) $(CJSON_LIBS) -lm
 
 run: $(BIN)
 	./$(BIN) run

@@ -21,6 +21,10 @@ const struct bb_applet bb_applets[] = {
 	  mem_main, mem_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
+	{ "compare", "is B faster than A? per metric: change, interval, Mann-Whitney p, verdict",
+	  compare_main, NULL },
+	{ "report", "one self-contained HTML report: inline SVG charts and run metadata",
+	  report_main, NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 

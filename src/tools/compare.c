@@ -1,0 +1,666 @@
+/* compare.c - the `compare` applet: reads the runs of A and B, pools the
+ * samples of each metric key on each side, and for every key both sides
+ * have prints median and best, the Hodges-Lehmann change with its
+ * interval, the Mann-Whitney p-value and a verdict, then one summary
+ * sentence per applet.  Warns when the sides differ in what moves numbers
+ * without being the point of the comparison (flags, governor, threads,
+ * sizes).  --variants compares two variants of the same run(s) instead.
+ * Statistics: abstats.c; keys: metrics.c; files: reader.c, toolio.c. */
+#include "applets.h"
+#include "core/emit.h"
+#include "core/error.h"
+#include "tools/abstats.h"
+#include "tools/metrics.h"
+#include "tools/toolio.h"
+#include "tools/toolopts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One key on one side: the samples of every run pooled. */
+struct pool {
+	const char *key;
+	const struct bb_metric *m;   /* the first metric with this key */
+	double *v;
+	size_t n;
+	const char *bad;             /* why it cannot be compared, or NULL */
+	int unit_mixed;              /* the runs of this side disagree on the unit */
+	size_t order;                /* where it first appears */
+};
+
+struct pools {
+	struct pool *p;
+	size_t n;
+};
+
+struct row {
+	const struct pool *a, *b;
+	struct bb_figures fa, fb;
+	struct bb_ab ab;
+	enum bb_verdict v;
+	const char *skip;            /* why not compared, or NULL */
+};
+
+struct cmp {
+	const struct compare_opts *o;
+	struct row *rows;
+	size_t n;
+	size_t only_a, only_b;
+	const char *first_only_a, *first_only_b;
+};
+
+/* ---- pooling ---- */
+
+struct ref {
+	const struct bb_metric *m;
+	const char *key;
+	size_t idx;
+};
+
+static int cmp_ref(const void *x, const void *y)
+{
+	const struct ref *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+/* The metrics this side contributes: all, or those of one variant. */
+static struct ref *select_metrics(const struct bb_metrics *ms, const struct compare_opts *o,
+				  const char *variant, size_t *n)
+{
+	struct ref *r = bb_xcalloc(ms->n, sizeof *r);
+
+	*n = 0;
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct bb_metric *m = &ms->m[i];
+		const char *key = variant ? m->group : m->key;
+		if (variant && strcmp(m->variant, variant) != 0)
+			continue;
+		if (o->filter && !strstr(key, o->filter))
+			continue;
+		r[(*n)++] = (struct ref){ m, key, i };
+	}
+	qsort(r, *n, sizeof *r, cmp_ref);
+	return r;
+}
+
+static void pool_add(struct pool *p, const struct bb_metric *m)
+{
+	p->v = bb_xrealloc(p->v, (p->n + m->n) * sizeof *p->v);
+	memcpy(p->v + p->n, m->v, m->n * sizeof *p->v);
+	p->n += m->n;
+	if (m->bad && !p->bad)
+		p->bad = m->bad;
+	if (strcmp(m->unit, p->m->unit) != 0)
+		p->unit_mixed = 1;
+}
+
+static void build_pools(const struct bb_metrics *ms, const struct compare_opts *o,
+			const char *variant, struct pools *out)
+{
+	size_t n, i = 0;
+	struct ref *r = select_metrics(ms, o, variant, &n);
+
+	out->p = bb_xcalloc(n, sizeof *out->p);
+	out->n = 0;
+	while (i < n) {
+		struct pool *p = &out->p[out->n++];
+		p->key = r[i].key;
+		p->m = r[i].m;
+		p->order = r[i].idx;
+		for (; i < n && strcmp(r[i].key, p->key) == 0; i++)
+			pool_add(p, r[i].m);
+	}
+	free(r);
+}
+
+static void pools_free(struct pools *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->p[i].v);
+	free(ps->p);
+}
+
+/* ---- comparing ---- */
+
+static void compare_row(struct row *r, const struct compare_opts *o)
+{
+	const struct bb_metric *m = r->a->m;
+
+	r->skip = r->a->bad ? r->a->bad : r->b->bad;
+	if (!r->skip && (r->a->unit_mixed || r->b->unit_mixed || strcmp(m->unit, r->b->m->unit)))
+		r->skip = "the units differ (e.g. ticks and cycles)";
+	if (r->skip)
+		return;
+	bb_metric_figures(r->a->v, r->a->n, m->better, &r->fa);
+	bb_metric_figures(r->b->v, r->b->n, m->better, &r->fb);
+	if (bb_ab_compare(r->a->v, r->a->n, r->b->v, r->b->n, o->alpha, &r->ab)) {
+		r->skip = "a value that is not a positive number";
+		return;
+	}
+	r->v = bb_ab_verdict(&r->ab, m->better, o->alpha, o->threshold);
+}
+
+static int cmp_row_order(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	return (a->a->order > b->a->order) - (a->a->order < b->a->order);
+}
+
+/* Walks both sorted pool lists: matched keys become rows. */
+static void match_pools(struct cmp *c, const struct pools *pa, const struct pools *pb)
+{
+	size_t i = 0, j = 0;
+
+	c->rows = bb_xcalloc(pa->n < pb->n ? pa->n : pb->n, sizeof *c->rows);
+	while (i < pa->n || j < pb->n) {
+		int d = i == pa->n ? 1 : j == pb->n ? -1 : strcmp(pa->p[i].key, pb->p[j].key);
+		if (d < 0) {
+			c->first_only_a = c->only_a++ ? c->first_only_a : pa->p[i].key;
+			i++;
+		} else if (d > 0) {
+			c->first_only_b = c->only_b++ ? c->first_only_b : pb->p[j].key;
+			j++;
+		} else {
+			struct row *r = &c->rows[c->n++];
+			r->a = &pa->p[i++];
+			r->b = &pb->p[j++];
+			compare_row(r, c->o);
+		}
+	}
+	qsort(c->rows, c->n, sizeof *c->rows, cmp_row_order);
+}
+
+/* ---- printing ---- */
+
+/* Four significant digits, no exponent between 0.001 and 10^9. */
+static void fmt_num(char *buf, size_t len, double x)
+{
+	double a = fabs(x);
+
+	if (a == 0)
+		snprintf(buf, len, "0");
+	else if (a >= 1e9 || a < 1e-3)
+		snprintf(buf, len, "%.3e", x);
+	else
+		snprintf(buf, len, "%.*f", (int)fmax(0, 3 - floor(log10(a))), x);
+}
+
+static void fmt_p(char *buf, size_t len, const struct row *r)
+{
+	if (!r->ab.have_p)
+		snprintf(buf, len, "n<%d", BB_AB_MIN_N);
+	else if (r->ab.mwu.p < 0.001)
+		snprintf(buf, len, "<0.001");
+	else
+		snprintf(buf, len, "%.3f", r->ab.mwu.p);
+}
+
+static int key_width(const struct cmp *c)
+{
+	int w = 6;
+
+	for (size_t i = 0; i < c->n; i++)
+		if ((int)strlen(c->rows[i].a->key) > w)
+			w = (int)strlen(c->rows[i].a->key);
+	return w > 48 ? 48 : w;
+}
+
+static void print_header_row(int kw, double alpha)
+{
+	char ci[32];
+
+	snprintf(ci, sizeof ci, "%g%% CI of B/A", 100 * (1 - alpha));
+	printf("  %-*s %10s %10s %10s %10s %-10s %7s  %-17s %6s  %s\n", kw, "metric", "A median",
+	       "A best", "B median", "B best", "unit", "change", ci, "p", "verdict");
+}
+
+static void print_row(const struct row *r, int kw)
+{
+	const struct bb_metric *m = r->a->m;
+	char am[32], ab[32], bm[32], bbest[32], p[16], ci[48];
+	double s = m->disp_scale;
+
+	if (r->skip) {
+		printf("  %-*s not compared: %s\n", kw, r->a->key, r->skip);
+		return;
+	}
+	fmt_num(am, sizeof am, r->fa.median * s);
+	fmt_num(ab, sizeof ab, r->fa.best * s);
+	fmt_num(bm, sizeof bm, r->fb.median * s);
+	fmt_num(bbest, sizeof bbest, r->fb.best * s);
+	fmt_p(p, sizeof p, r);
+	if (r->ab.have_p)
+		snprintf(ci, sizeof ci, "[%+.1f%%, %+.1f%%]", 100 * (r->ab.lo - 1),
+			 100 * (r->ab.hi - 1));
+	else
+		snprintf(ci, sizeof ci, "-");
+	printf("  %-*s %10s %10s %10s %10s %-10s %+6.1f%%  %-17s %6s  %s\n", kw, r->a->key, am, ab,
+	       bm, bbest, m->disp_unit, 100 * (r->ab.ratio - 1), ci, p, bb_verdict_name(r->v));
+}
+
+static void print_table(const struct cmp *c)
+{
+	int kw = key_width(c);
+	const char *applet = NULL;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		if (!applet || strcmp(applet, r->a->m->applet) != 0) {
+			applet = r->a->m->applet;
+			printf("\n%s\n", applet);
+			print_header_row(kw, c->o->alpha);
+		}
+		print_row(r, kw);
+	}
+}
+
+/* ---- the summary sentence of each applet ---- */
+
+struct tally {
+	size_t total, count[BB_V_COUNT], skipped;
+	double lo[BB_V_COUNT], hi[BB_V_COUNT], pmax[BB_V_COUNT];
+};
+
+/* How much faster B is (negative: slower), whatever the unit. */
+static double speedup(const struct row *r)
+{
+	double ratio = r->ab.ratio;
+	return (r->a->m->better == BB_BETTER_LOWER ? 1 / ratio : ratio) - 1;
+}
+
+static void tally_row(struct tally *t, const struct row *r)
+{
+	double g = fabs(speedup(r));
+
+	if (r->a->m->aux)
+		return;
+	t->total++;
+	if (r->skip) {
+		t->skipped++;
+		return;
+	}
+	if (!t->count[r->v]++) {
+		t->lo[r->v] = t->hi[r->v] = g;
+		t->pmax[r->v] = r->ab.mwu.p;
+	}
+	t->lo[r->v] = fmin(t->lo[r->v], g);
+	t->hi[r->v] = fmax(t->hi[r->v], g);
+	t->pmax[r->v] = fmax(t->pmax[r->v], r->ab.mwu.p);
+}
+
+static void fmt_pbound(char *buf, size_t len, double p)
+{
+	static const double bounds[] = { 0.001, 0.01, 0.05 };
+
+	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+		if (p < bounds[i]) {
+			snprintf(buf, len, "p<%g", bounds[i]);
+			return;
+		}
+	snprintf(buf, len, "p<=%.2g", p);
+}
+
+static void fmt_range(char *buf, size_t len, const struct tally *t, enum bb_verdict v)
+{
+	if (fabs(t->hi[v] - t->lo[v]) < 0.0005)
+		snprintf(buf, len, "%.1f%%", 100 * t->lo[v]);
+	else
+		snprintf(buf, len, "%.1f%% to %.1f%%", 100 * t->lo[v], 100 * t->hi[v]);
+}
+
+static void say_direction(const struct tally *t, enum bb_verdict v, const char *word, int first)
+{
+	char range[64], p[32];
+
+	fmt_range(range, sizeof range, t, v);
+	fmt_pbound(p, sizeof p, t->pmax[v]);
+	if (first)
+		printf("B is %s %s (%zu of %zu metrics, %s)", range, word, t->count[v], t->total, p);
+	else
+		printf(" and %s %s on %zu (%s)", range, word, t->count[v], p);
+}
+
+static void say_quiet(const struct tally *t)
+{
+	static const struct {
+		enum bb_verdict v;
+		const char *what;
+	} parts[] = {
+		{ BB_V_SAME, "no significant change" },
+		{ BB_V_NOISE, "within noise" },
+		{ BB_V_FEW, "too few samples to test" },
+	};
+	const char *sep = "";
+
+	if (!t->count[BB_V_SAME] && !t->count[BB_V_NOISE]) {
+		printf("not tested (%zu metrics: %zu with fewer than %d samples a side", t->total,
+		       t->count[BB_V_FEW], BB_AB_MIN_N);
+		if (t->skipped)
+			printf(", %zu not compared", t->skipped);
+		printf(")");
+		return;
+	}
+	printf("no change beyond noise (%zu metrics:", t->total);
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (t->count[parts[i].v]) {
+			printf("%s %zu %s", sep, t->count[parts[i].v], parts[i].what);
+			sep = ",";
+		}
+	if (t->skipped)
+		printf("%s %zu not compared", sep, t->skipped);
+	printf(")");
+}
+
+static void say_tally(const char *applet, const struct tally *t)
+{
+	size_t up = t->count[BB_V_IMPROVED], down = t->count[BB_V_REGRESSED];
+
+	printf("%s: ", applet);
+	if (up)
+		say_direction(t, BB_V_IMPROVED, "faster", 1);
+	if (down)
+		say_direction(t, BB_V_REGRESSED, "slower", !up);
+	if (!up && !down)
+		say_quiet(t);
+	if (t->count[BB_V_DIFFERS])
+		printf("; %zu differ (which way is better is not known)", t->count[BB_V_DIFFERS]);
+	printf("\n");
+}
+
+static void print_summary(const struct cmp *c)
+{
+	printf("\nSummary (alpha %g, noise threshold %g%%):\n", c->o->alpha, 100 * c->o->threshold);
+	for (size_t i = 0; i < c->n; i++) {
+		const char *applet = c->rows[i].a->m->applet;
+		struct tally t;
+		size_t j;
+		for (j = 0; j < i && strcmp(c->rows[j].a->m->applet, applet); j++)
+			;
+		if (j < i)
+			continue;        /* already said */
+		memset(&t, 0, sizeof t);
+		for (j = i; j < c->n; j++)
+			if (strcmp(c->rows[j].a->m->applet, applet) == 0)
+				tally_row(&t, &c->rows[j]);
+		if (t.total)
+			say_tally(applet, &t);
+	}
+}
+
+static void print_notes(const struct cmp *c)
+{
+	size_t few = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		few += !c->rows[i].skip && c->rows[i].v == BB_V_FEW;
+	if (few)
+		printf("\nwarning: %zu metrics have fewer than %d samples on a side: no p-value and "
+		       "no verdict; fewer samples are unreliable (take more: stream -N, csum --reps, "
+		       "mem --repeat, lat --samples; or pool several runs)\n", few, BB_AB_MIN_N);
+	if (c->only_a)
+		printf("note: %zu metrics only in A (e.g. %s)\n", c->only_a, c->first_only_a);
+	if (c->only_b)
+		printf("note: %zu metrics only in B (e.g. %s)\n", c->only_b, c->first_only_b);
+}
+
+/* ---- what the runs are, and how they differ ---- */
+
+static void describe_side(const char *tag, const struct bb_runs *runs, const char *variant)
+{
+	const struct bb_rrun *r = &runs->r[0];
+	char name[512];
+	const char *host = bb_rkv_str(&r->system, "hostname");
+	const char *cpu = bb_rkv_str(&r->system, "cpu_model");
+	const char *kernel = bb_rkv_str(&r->system, "kernel");
+	const char *ver = bb_rkv_str(&r->tool, "version"), *git = bb_rkv_str(&r->tool, "git");
+
+	bb_rrun_name(r, name, sizeof name);
+	printf("%s: %s%s%s", tag, variant ? "variant " : "", variant ? variant : name,
+	       variant ? " of " : "");
+	if (variant)
+		printf("%s", name);
+	printf(" (%zu run%s:", runs->n, runs->n == 1 ? "" : "s");
+	for (size_t i = 0; i < runs->n && i < 4; i++)
+		printf(" %s", runs->r[i].path);
+	printf("%s)\n", runs->n > 4 ? " ..." : "");
+	printf("   host %s, %s, kernel %s, boardbench %s (git %s), started %s\n",
+	       host ? host : "?", cpu ? cpu : "?", kernel ? kernel : "?", ver ? ver : "?",
+	       git ? git : "?", r->started[0] ? r->started : "?");
+}
+
+struct watched {
+	int system;                /* 0: tool{}, 1: system{} */
+	const char *key, *what;
+};
+
+/* What moves numbers without being the point of a comparison. */
+static const struct watched watched[] = {
+	{ 0, "version", "boardbench version" },
+	{ 0, "git", "boardbench git revision" },
+	{ 0, "compiler", "compiler" },
+	{ 0, "cflags", "compiler flags" },
+	{ 0, "kernel_cflags", "compiler flags of the measured kernels" },
+	{ 0, "ldflags", "linker flags" },
+	{ 1, "governor", "cpufreq governor" },
+	{ 1, "transparent_hugepage", "transparent huge pages" },
+	{ 1, "glibc_tunables", "GLIBC_TUNABLES" },
+	{ 1, "cpus_online", "online CPUs" },
+};
+
+/* Parameters that are outcomes of a run, not settings: never warned about. */
+static const char *const outcome_params[] = {
+	"validation.", "test_time_us", "granularity_us", "samples_retaken", "note", "level",
+	"memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
+	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer",
+};
+
+static const char *shown(const char *s)
+{
+	return s ? s : "(none)";
+}
+
+static void warn_field(const struct bb_runs *A, const struct bb_runs *B, const struct watched *w)
+{
+	for (size_t i = 0; i < A->n; i++)
+		for (size_t j = 0; j < B->n; j++) {
+			const struct bb_rkvs *la = w->system ? &A->r[i].system : &A->r[i].tool;
+			const struct bb_rkvs *lb = w->system ? &B->r[j].system : &B->r[j].tool;
+			const char *a = bb_rkv_str(la, w->key), *b = bb_rkv_str(lb, w->key);
+			/* absent and empty both mean "not set" */
+			if (strcmp(a ? a : "", b ? b : "") != 0) {
+				printf("warning: A and B differ in %s: A '%s', B '%s'\n", w->what,
+				       shown(a), shown(b));
+				return;
+			}
+		}
+}
+
+static int is_outcome(const char *key)
+{
+	for (size_t i = 0; i < sizeof outcome_params / sizeof outcome_params[0]; i++)
+		if (strncmp(key, outcome_params[i], strlen(outcome_params[i])) == 0)
+			return 1;
+	return 0;
+}
+
+static const struct bb_rresult *first_result(const struct bb_runs *runs, const char *applet)
+{
+	for (size_t i = 0; i < runs->n; i++)
+		for (size_t j = 0; j < runs->r[i].n; j++)
+			if (strcmp(runs->r[i].results[j].applet, applet) == 0)
+				return &runs->r[i].results[j];
+	return NULL;
+}
+
+/* Warns about each setting of an applet that differs between A and B. */
+static void warn_params(const struct bb_rresult *ra, const struct bb_rresult *rb)
+{
+	const struct bb_rkvs *pa = &ra->params, *pb = &rb->params;
+
+	for (size_t i = 0; i < pa->n; i++) {
+		const char *k = pa->v[i].key, *b = bb_rkv_str(pb, k);
+		if (!is_outcome(k) && strcmp(pa->v[i].s, shown(b)) != 0)
+			printf("warning: A and B differ in %s %s: A '%s', B '%s'\n", ra->applet, k,
+			       pa->v[i].s, shown(b));
+	}
+	for (size_t i = 0; i < pb->n; i++)
+		if (!is_outcome(pb->v[i].key) && !bb_rkv_str(pa, pb->v[i].key))
+			printf("warning: A and B differ in %s %s: A '(none)', B '%s'\n",
+			       rb->applet, pb->v[i].key, pb->v[i].s);
+}
+
+static void warn_differences(const struct bb_runs *A, const struct bb_runs *B)
+{
+	for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++)
+		warn_field(A, B, &watched[i]);
+	for (size_t i = 0; i < A->n; i++)
+		for (size_t j = 0; j < A->r[i].n; j++) {
+			const struct bb_rresult *ra = &A->r[i].results[j];
+			const struct bb_rresult *rb = first_result(B, ra->applet);
+			if (rb && ra == first_result(A, ra->applet))
+				warn_params(ra, rb);
+		}
+}
+
+static void warn_failed(const char *tag, const struct bb_runs *runs)
+{
+	for (size_t i = 0; i < runs->n; i++)
+		for (size_t j = 0; j < runs->r[i].n; j++) {
+			const struct bb_rresult *r = &runs->r[i].results[j];
+			if (strcmp(r->status, "ok") != 0)
+				printf("warning: %s: %s: the %s result has status '%s' (%s): left out\n",
+				       tag, runs->r[i].path, r->applet, r->status, r->message);
+		}
+}
+
+/* ---- CSV ---- */
+
+static void csv_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, ",%.17g", x);
+	else
+		fputc(',', f);
+}
+
+static void csv_row(FILE *f, const struct row *r)
+{
+	const struct bb_metric *m = r->a->m;
+
+	bb_csv_field(f, r->a->key);
+	fputc(',', f);
+	bb_csv_field(f, m->applet);
+	fprintf(f, ",%s,", m->quantity);
+	bb_csv_field(f, m->unit);
+	fprintf(f, ",%s,%zu,%zu", m->better > 0 ? "higher" : m->better < 0 ? "lower" : "unknown",
+		r->a->n, r->b->n);
+	if (r->skip) {
+		fprintf(f, ",,,,,,,,,,,not compared\n");
+		return;
+	}
+	csv_num(f, r->fa.median);
+	csv_num(f, r->fb.median);
+	csv_num(f, r->fa.best);
+	csv_num(f, r->fb.best);
+	csv_num(f, r->ab.ratio);
+	csv_num(f, r->ab.lo);
+	csv_num(f, r->ab.hi);
+	csv_num(f, r->ab.mwu.u);
+	csv_num(f, r->ab.have_p ? r->ab.mwu.p : NAN);
+	fprintf(f, ",%s,%s\n", r->ab.have_p ? (r->ab.mwu.exact ? "exact" : "normal") : "",
+		bb_verdict_name(r->v));
+}
+
+static int write_csv(const struct cmp *c, const char *path)
+{
+	struct bb_out out;
+
+	if (bb_out_open(&out, path))
+		return 1;
+	fprintf(out.f, "key,applet,quantity,unit,better,n_a,n_b,median_a,median_b,best_a,best_b,"
+		       "ratio,ci_low,ci_high,u,p,p_method,verdict\n");
+	for (size_t i = 0; i < c->n; i++)
+		csv_row(out.f, &c->rows[i]);
+	return bb_out_close(&out) ? 1 : 0;
+}
+
+/* ---- the applet ---- */
+
+static int any_regressed(const struct cmp *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->rows[i].skip && c->rows[i].v == BB_V_REGRESSED && !c->rows[i].a->m->aux)
+			return 1;
+	return 0;
+}
+
+static int report_compare(struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
+{
+	const struct compare_opts *o = c->o;
+	int rc = 0;
+
+	describe_side("A", A, o->variants ? o->va : NULL);
+	describe_side("B", B, o->variants ? o->vb : NULL);
+	warn_failed("A", A);
+	if (!o->variants) {
+		warn_failed("B", B);
+		warn_differences(A, B);
+	}
+	if (!c->n)
+		printf("\nno metric is in both A and B%s\n", o->filter ? " (after --filter)" : "");
+	print_table(c);
+	print_notes(c);
+	if (c->n)
+		print_summary(c);
+	if (o->csv)
+		rc = write_csv(c, o->csv);
+	if (o->fail_on_regression && any_regressed(c)) {
+		printf("regressed: exit status 1 (--fail-on-regression)\n");
+		rc = 1;
+	}
+	return rc;
+}
+
+static int run_compare(const struct compare_opts *o, const struct bb_runs *A,
+		       const struct bb_runs *B)
+{
+	struct bb_metrics ma = { 0 }, mb = { 0 };
+	struct pools pa, pb;
+	struct cmp c = { .o = o };
+	int rc;
+
+	for (size_t i = 0; i < A->n; i++)
+		bb_metrics_add_run(&ma, &A->r[i]);
+	for (size_t i = 0; i < B->n && !o->variants; i++)
+		bb_metrics_add_run(&mb, &B->r[i]);
+	build_pools(&ma, o, o->variants ? o->va : NULL, &pa);
+	build_pools(o->variants ? &ma : &mb, o, o->variants ? o->vb : NULL, &pb);
+	match_pools(&c, &pa, &pb);
+	rc = report_compare(&c, A, B);
+	free(c.rows);
+	pools_free(&pa);
+	pools_free(&pb);
+	bb_metrics_free(&ma);
+	bb_metrics_free(&mb);
+	return rc;
+}
+
+int compare_main(int argc, char **argv)
+{
+	struct compare_opts o;
+	struct bb_runs A = { 0 }, B = { 0 };
+	int rc;
+
+	compare_parse(argc, argv, &o);
+	bb_runs_load(&A, o.a, o.na);
+	if (!o.variants)
+		bb_runs_load(&B, o.b, o.nb);
+	rc = run_compare(&o, &A, o.variants ? &A : &B);
+	bb_runs_free(&A);
+	bb_runs_free(&B);
+	free(o.args);
+	return rc;
+}

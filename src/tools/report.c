@@ -1,0 +1,753 @@
+/* report.c - the `report` applet: one self-contained HTML file from one or
+ * more runs: a table of each run's metadata, then a chart per measurement
+ * with one series per run (or per run and variant), drawn by svg.c.  What
+ * goes in which chart comes from the metric table (metrics.c: chart id,
+ * title, x value or bar group, legend); lat charts also mark the cache
+ * levels each run found.  --svg writes each chart alone, --csv every
+ * metric of every run. */
+#include "applets.h"
+#include "core/emit.h"
+#include "core/error.h"
+#include "core/version.h"
+#include "tools/metrics.h"
+#include "tools/svg.h"
+#include "tools/toolio.h"
+#include "tools/toolopts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* One series of a chart while it is assembled. */
+struct sbuild {
+	char *name;
+	size_t run;
+	const char *legend;
+	double *x, *y, *ylo, *yhi;
+	size_t n;
+};
+
+struct cbuild {
+	const char *id;
+	const struct bb_metric *first;
+	int lines;
+	char *ylabel;
+	struct sbuild *s;
+	size_t ns;
+	const char **cats;
+	size_t ncat;
+	struct bb_chart_mark *marks;
+	size_t nmarks;
+	const char **legends;        /* distinct legends: one colour each */
+	size_t nlegends;
+	size_t nruns;                /* runs with a series in this chart */
+};
+
+struct report {
+	const struct report_opts *o;
+	struct bb_runs runs;
+	struct bb_metrics ms;
+	char (*names)[256];          /* a short name per run */
+	size_t charts;
+	int rc;
+};
+
+/* ---- assembling a chart ---- */
+
+static size_t run_index(const struct report *r, const struct bb_rrun *run)
+{
+	return (size_t)(run - r->runs.r);
+}
+
+static size_t find_str(const char **v, size_t *n, const char *s, int add)
+{
+	size_t i;
+
+	for (i = 0; i < *n && strcmp(v[i], s) != 0; i++)
+		;
+	if (i == *n && add)
+		v[(*n)++] = s;
+	return i;
+}
+
+static struct sbuild *series_for(struct cbuild *c, const struct report *r,
+				 const struct bb_metric *m, size_t cap)
+{
+	size_t run = run_index(r, m->run);
+	struct sbuild *s;
+
+	for (size_t i = 0; i < c->ns; i++)
+		if (c->s[i].run == run && strcmp(c->s[i].legend, m->legend) == 0)
+			return &c->s[i];
+	s = &c->s[c->ns++];
+	s->run = run;
+	s->legend = m->legend;
+	s->x = bb_xcalloc(cap, sizeof *s->x);
+	s->y = bb_xcalloc(cap, sizeof *s->y);
+	s->ylo = bb_xcalloc(cap, sizeof *s->ylo);
+	s->yhi = bb_xcalloc(cap, sizeof *s->yhi);
+	for (size_t i = 0; i < cap && !c->lines; i++)
+		s->y[i] = s->ylo[i] = s->yhi[i] = NAN;
+	return s;
+}
+
+/* In chart id, drawn as a median per series (or, timeseries, sample by
+ * sample over time). */
+static int in_chart(const struct bb_metric *m, const char *id, int timeseries)
+{
+	return !m->bad && m->chart[0] && !m->timeseries == !timeseries && strcmp(m->chart, id) == 0;
+}
+
+static int charted(const struct bb_metric *m, const char *id)
+{
+	return in_chart(m, id, 0);
+}
+
+static void place(struct cbuild *c, const struct report *r, const struct bb_metric *m, size_t cap)
+{
+	struct sbuild *s = series_for(c, r, m, cap);
+	struct bb_figures fig;
+	size_t at;
+
+	bb_metric_figures(m->v, m->n, m->better, &fig);
+	at = c->lines ? s->n++ : find_str(c->cats, &c->ncat, m->category, 0);
+	if (at >= cap)
+		return;
+	s->x[at] = m->x;
+	s->y[at] = fig.median * m->disp_scale;
+	s->ylo[at] = fig.min * m->disp_scale;
+	s->yhi[at] = fig.max * m->disp_scale;
+	if (!c->lines)
+		s->n = c->ncat;
+}
+
+struct point {
+	double x, y;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	double x = ((const struct point *)a)->x, y = ((const struct point *)b)->x;
+	return (x > y) - (x < y);
+}
+
+static void sort_points(struct sbuild *s)
+{
+	struct point *p = bb_xcalloc(s->n, sizeof *p);
+
+	for (size_t i = 0; i < s->n; i++)
+		p[i] = (struct point){ s->x[i], s->y[i] };
+	qsort(p, s->n, sizeof *p, cmp_point);
+	for (size_t i = 0; i < s->n; i++) {
+		s->x[i] = p[i].x;
+		s->y[i] = p[i].y;
+	}
+	free(p);
+}
+
+static void name_series(struct cbuild *c, const struct report *r)
+{
+	for (size_t i = 0; i < c->ns; i++) {
+		struct sbuild *s = &c->s[i];
+		char buf[600];
+		if (r->runs.n == 1 || !r->names[s->run][0])
+			snprintf(buf, sizeof buf, "%s", s->legend[0] ? s->legend : r->names[s->run]);
+		else
+			snprintf(buf, sizeof buf, "%s%s%s", r->names[s->run], s->legend[0] ? " " : "",
+				 s->legend);
+		s->name = bb_xstrdup(buf);
+		find_str(c->legends, &c->nlegends, s->legend, 1);
+		if (c->lines)
+			sort_points(s);
+	}
+	for (size_t i = 0; i < c->ns; i++) {
+		size_t j;
+		for (j = 0; j < i && c->s[j].run != c->s[i].run; j++)
+			;
+		c->nruns += j == i;
+	}
+}
+
+/* "bandwidth (MB/s)"; several display units are joined with " or ". */
+static char *y_label(const struct bb_metrics *ms, const char *id)
+{
+	char buf[512];
+	const struct bb_metric *first = NULL;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ms->n; i++) {
+		const struct bb_metric *m = &ms->m[i];
+		if (!charted(m, id))
+			continue;
+		if (!first) {
+			first = m;
+			snprintf(buf, sizeof buf, "%s (%s", m->quantity, m->disp_unit);
+		} else if (!strstr(buf, m->disp_unit) && strlen(buf) + strlen(m->disp_unit) + 8 < sizeof buf) {
+			strcat(buf, " or ");
+			strcat(buf, m->disp_unit);
+		}
+	}
+	strcat(buf, ")");
+	return bb_xstrdup(buf);
+}
+
+/* ---- cache levels on lat charts ---- */
+
+static void add_level_marks(struct cbuild *c, const struct report *r, size_t run,
+			    const struct bb_rresult *res)
+{
+	int levels = (int)fmin(fmax(bb_rkv_num(&res->params, "levels", 0), 0), 16);
+
+	for (int i = 1; i <= levels; i++) {
+		char key[64], label[320];
+		const char *name;
+		snprintf(key, sizeof key, "level%d_name", i);
+		name = bb_rkv_str(&res->params, key);
+		snprintf(key, sizeof key, "level%d_last_bytes", i);
+		if (!name || strcmp(name, "memory") == 0)
+			continue;
+		snprintf(label, sizeof label, "%s%s%s", name, r->runs.n > 1 ? " " : "",
+			 r->runs.n > 1 ? r->names[run] : "");
+		c->marks = bb_xrealloc(c->marks, (c->nmarks + 1) * sizeof *c->marks);
+		c->marks[c->nmarks++] = (struct bb_chart_mark){
+			bb_rkv_num(&res->params, key, NAN), bb_xstrdup(label), (int)run };
+	}
+}
+
+static void lat_marks(struct cbuild *c, const struct report *r)
+{
+	for (size_t run = 0; run < r->runs.n; run++)
+		for (size_t j = 0; j < r->runs.r[run].n; j++)
+			if (strcmp(r->runs.r[run].results[j].applet, "lat") == 0)
+				add_level_marks(c, r, run, &r->runs.r[run].results[j]);
+}
+
+/* ---- one chart ---- */
+
+static void build_chart(struct cbuild *c, struct report *r, const char *id)
+{
+	size_t cap = 0;
+
+	memset(c, 0, sizeof *c);
+	c->id = id;
+	c->lines = 1;
+	for (size_t i = 0; i < r->ms.n; i++) {
+		const struct bb_metric *m = &r->ms.m[i];
+		if (!charted(m, id))
+			continue;
+		c->first = c->first ? c->first : m;
+		c->lines &= isfinite(m->x);
+		cap++;
+	}
+	c->s = bb_xcalloc(cap, sizeof *c->s);
+	c->cats = bb_xcalloc(cap, sizeof *c->cats);
+	c->legends = bb_xcalloc(cap, sizeof *c->legends);
+	for (size_t i = 0; i < r->ms.n && !c->lines; i++)
+		if (charted(&r->ms.m[i], id))
+			find_str(c->cats, &c->ncat, r->ms.m[i].category, 1);
+	for (size_t i = 0; i < r->ms.n; i++)
+		if (charted(&r->ms.m[i], id))
+			place(c, r, &r->ms.m[i], c->lines ? cap : c->ncat);
+	name_series(c, r);
+	c->ylabel = y_label(&r->ms, id);
+	if (strcmp(c->first->applet, "lat") == 0 && c->lines)
+		lat_marks(c, r);
+}
+
+static void free_chart(struct cbuild *c)
+{
+	for (size_t i = 0; i < c->ns; i++) {
+		free(c->s[i].name);
+		free(c->s[i].x);
+		free(c->s[i].y);
+		free(c->s[i].ylo);
+		free(c->s[i].yhi);
+	}
+	for (size_t i = 0; i < c->nmarks; i++)
+		free((char *)c->marks[i].label);
+	free(c->marks);
+	free(c->s);
+	free(c->cats);
+	free(c->legends);
+	free(c->ylabel);
+}
+
+/* The position of run among the runs this chart shows. */
+static size_t run_rank(const struct cbuild *c, size_t run)
+{
+	size_t rank = 0;
+
+	for (size_t r = 0; r < run; r++)
+		for (size_t i = 0; i < c->ns; i++)
+			if (c->s[i].run == r) {
+				rank++;
+				break;
+			}
+	return rank;
+}
+
+/* A mark (a cache level) takes the colour of its run's first series. */
+static int mark_colour(const struct cbuild *c, const struct bb_chart_series *s, size_t run)
+{
+	for (size_t i = 0; i < c->ns; i++)
+		if (c->s[i].run == run)
+			return s[i].colour;
+	return 0;
+}
+
+/* The svg.c view of an assembled chart; series points into c. */
+static void to_chart(const struct cbuild *c, struct bb_chart *ch, struct bb_chart_series *s)
+{
+	const struct bb_metric *m = c->first;
+	size_t nleg = c->nlegends;
+
+	memset(ch, 0, sizeof *ch);
+	ch->title = m->chart_title;
+	ch->xlabel = m->xlabel;
+	ch->ylabel = c->ylabel;
+	ch->categories = c->lines ? NULL : c->cats;
+	ch->ncat = c->lines ? 0 : c->ncat;
+	ch->logx = c->lines && strstr(m->xlabel, "bytes") != NULL;
+	ch->logy = m->logy;
+	ch->marks = c->marks;
+	ch->nmarks = c->nmarks;
+	ch->s = s;
+	ch->ns = c->ns;
+	for (size_t i = 0; i < c->ns; i++) {
+		const struct sbuild *b = &c->s[i];
+		s[i] = (struct bb_chart_series){
+			.name = b->name, .n = b->n, .x = c->lines ? b->x : NULL, .y = b->y,
+			.ylo = c->lines ? NULL : b->ylo, .yhi = c->lines ? NULL : b->yhi,
+			.colour = (int)i,
+		};
+		/* several runs of several variants: a colour per variant, a
+		 * dash (or a lighter bar) per run */
+		if (c->nlegends > 1 && c->nruns > 1) {
+			s[i].colour = (int)find_str(c->legends, &nleg, b->legend, 0);
+			s[i].dash = (int)run_rank(c, b->run);
+		}
+	}
+	for (size_t i = 0; i < c->nmarks; i++)
+		c->marks[i].colour = mark_colour(c, s, (size_t)c->marks[i].colour);
+}
+
+/* ---- the HTML ---- */
+
+static const char html_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	"style-src 'unsafe-inline'\">\n"
+	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	"<style>\n"
+	"body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1000px; }\n"
+	"table { border-collapse: collapse; font-size: 13px; }\n"
+	".runs { overflow-x: auto; }\n"
+	"td { min-width: 9em; max-width: 22em; overflow-wrap: break-word; }\n"
+	"th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }\n"
+	"th { background: #f3f3f3; }\n"
+	"figure { margin: 28px 0; }\n"
+	"figcaption { font-size: 13px; color: #555; }\n"
+	"svg { max-width: 100%; height: auto; }\n"
+	"</style>\n";
+
+static void html_text(FILE *f, const char *tag, const char *s)
+{
+	fprintf(f, "<%s>", tag);
+	bb_xml_text(f, s);
+	fprintf(f, "</%s>", tag);
+}
+
+enum meta_src { META_SYS, META_TOOL, META_PATH, META_LABELS, META_STARTED, META_CACHES,
+		META_APPLETS };
+
+struct meta_row {
+	const char *label;
+	enum meta_src src;
+	const char *key;
+};
+
+static const struct meta_row meta_rows[] = {
+	{ "file", META_PATH, NULL },
+	{ "labels", META_LABELS, NULL },
+	{ "started (UTC)", META_STARTED, NULL },
+	{ "applets", META_APPLETS, NULL },
+	{ "host", META_SYS, "hostname" },
+	{ "CPU", META_SYS, "cpu_model" },
+	{ "architecture", META_SYS, "arch" },
+	{ "online CPUs", META_SYS, "cpus_online" },
+	{ "caches (sysfs)", META_CACHES, NULL },
+	{ "memory (bytes)", META_SYS, "mem_total_bytes" },
+	{ "kernel", META_SYS, "kernel" },
+	{ "governor", META_SYS, "governor" },
+	{ "transparent huge pages", META_SYS, "transparent_hugepage" },
+	{ "C library", META_SYS, "libc" },
+	{ "compiler", META_TOOL, "compiler" },
+	{ "compiler flags", META_TOOL, "cflags" },
+	{ "boardbench", META_TOOL, "version" },
+	{ "git revision", META_TOOL, "git" },
+};
+
+static void meta_labels(FILE *f, const struct bb_rrun *run)
+{
+	for (size_t i = 0; i < run->labels.n; i++) {
+		fputs(i ? ", " : "", f);
+		bb_xml_text(f, run->labels.v[i].key);
+		fputc('=', f);
+		bb_xml_text(f, run->labels.v[i].s);
+	}
+}
+
+static void meta_applets(FILE *f, const struct bb_rrun *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		fputs(i ? ", " : "", f);
+		bb_xml_text(f, run->results[i].applet);
+		if (strcmp(run->results[i].status, "ok") != 0)
+			fputs(" (failed: left out)", f);
+	}
+}
+
+static void meta_cell(FILE *f, const struct bb_rrun *run, const struct meta_row *row)
+{
+	const char *s = NULL;
+
+	fputs("<td>", f);
+	switch (row->src) {
+	case META_SYS: s = bb_rkv_str(&run->system, row->key); break;
+	case META_TOOL: s = bb_rkv_str(&run->tool, row->key); break;
+	case META_PATH: s = run->path; break;
+	case META_STARTED: s = run->started; break;
+	case META_CACHES: s = run->caches; break;
+	case META_LABELS: meta_labels(f, run); break;
+	case META_APPLETS: meta_applets(f, run); break;
+	}
+	bb_xml_text(f, s ? s : "");
+	fputs("</td>", f);
+}
+
+static void meta_table(FILE *f, const struct report *r)
+{
+	fputs("<h2>Runs</h2>\n<div class=\"runs\"><table>\n<tr><th></th>", f);
+	for (size_t i = 0; i < r->runs.n; i++)
+		html_text(f, "th", r->names[i]);
+	fputs("</tr>\n", f);
+	for (size_t k = 0; k < sizeof meta_rows / sizeof meta_rows[0]; k++) {
+		fputs("<tr>", f);
+		html_text(f, "th", meta_rows[k].label);
+		for (size_t i = 0; i < r->runs.n; i++)
+			meta_cell(f, &r->runs.r[i], &meta_rows[k]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n", f);
+}
+
+/* ---- output ---- */
+
+static int svg_file(const struct report *r, const char *id, const struct bb_chart *ch)
+{
+	char path[4096];
+	struct bb_out out;
+
+	snprintf(path, sizeof path, "%s/%s.svg", r->o->svg_dir, id);
+	if (bb_out_open(&out, path))
+		return 1;
+	bb_svg_chart(out.f, ch, 1);
+	return bb_out_close(&out) ? 1 : 0;
+}
+
+static void figure(FILE *f, struct report *r, const struct cbuild *c, const struct bb_chart *ch)
+{
+	fputs("<figure id=\"chart-", f);
+	bb_xml_text(f, c->id);
+	fputs("\">\n", f);
+	bb_svg_chart(f, ch, 0);
+	fprintf(f, "<figcaption>chart <code>");
+	bb_xml_text(f, c->id);
+	fprintf(f, "</code>: %zu series; %s</figcaption>\n</figure>\n", c->ns,
+		c->lines ? "each point is the median of a series' kept samples" :
+			   "bars are medians of the kept samples, whiskers run from the lowest to "
+			   "the highest sample");
+	r->charts++;
+	if (r->o->svg_dir)
+		r->rc |= svg_file(r, c->id, ch);
+}
+
+static void emit_chart(FILE *f, struct report *r, const char *id)
+{
+	struct cbuild c;
+	struct bb_chart ch;
+	struct bb_chart_series *s;
+
+	build_chart(&c, r, id);
+	s = bb_xcalloc(c.ns, sizeof *s);
+	to_chart(&c, &ch, s);
+	figure(f, r, &c, &ch);
+	free(s);
+	free_chart(&c);
+}
+
+/* The order of the charts: the seeds' order, then any other applet. */
+static const char *const applet_order[] = { "stream", "mem", "csum", "lat", "ttcp" };
+
+static int applet_rank(const char *applet)
+{
+	size_t n = sizeof applet_order / sizeof applet_order[0], i;
+
+	for (i = 0; i < n && strcmp(applet_order[i], applet) != 0; i++)
+		;
+	return (int)i;
+}
+
+/* Chart ids by applet rank, then in the order they first appear. */
+static void charts(FILE *f, struct report *r)
+{
+	for (int rank = 0; rank <= (int)(sizeof applet_order / sizeof applet_order[0]); rank++)
+		for (size_t i = 0; i < r->ms.n; i++) {
+			const struct bb_metric *m = &r->ms.m[i];
+			size_t j;
+			if (!charted(m, m->chart) || applet_rank(m->applet) != rank)
+				continue;
+			for (j = 0; j < i && !charted(&r->ms.m[j], m->chart); j++)
+				;
+			if (j == i)
+				emit_chart(f, r, m->chart);
+		}
+}
+
+/* ---- samples over time (ttcp) ---- */
+
+/* x of each kept sample: elapsed seconds when samples are durations or
+ * cover a fixed time (ttcp's intervals), else the sample's number. */
+static int elapsed(const struct bb_metric *m, double *x)
+{
+	const struct bb_rseries *s = m->series;
+	int durations = strcmp(s->unit, "s") == 0;
+	int fixed = !durations && strcmp(s->work_unit, "s") == 0 && s->work > 0;
+	double t = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		t += durations ? s->samples[s->discard + i] : fixed ? s->work : 1;
+		x[i] = t;
+	}
+	return durations || fixed;
+}
+
+struct tsbuild {
+	struct bb_chart_series *s;
+	double **xs, **ys;
+	char **names;
+	size_t n;
+	int in_time;
+};
+
+static void ts_series(struct tsbuild *b, const struct report *r, const struct bb_metric *m)
+{
+	char buf[600];
+	size_t k = b->n++;
+
+	b->xs[k] = bb_xcalloc(m->n, sizeof **b->xs);
+	b->ys[k] = bb_xcalloc(m->n, sizeof **b->ys);
+	b->in_time = elapsed(m, b->xs[k]);
+	for (size_t j = 0; j < m->n; j++)
+		b->ys[k][j] = m->v[j] * m->disp_scale;
+	snprintf(buf, sizeof buf, "%s%s%s", r->runs.n > 1 ? r->names[run_index(r, m->run)] : "",
+		 r->runs.n > 1 && m->legend[0] ? " " : "", m->legend);
+	b->names[k] = bb_xstrdup(buf);
+	b->s[k] = (struct bb_chart_series){ .name = b->names[k], .n = m->n, .x = b->xs[k],
+					    .y = b->ys[k], .colour = (int)k };
+}
+
+static void timeseries_chart(FILE *f, struct report *r, const char *id, size_t count)
+{
+	struct tsbuild b = { .n = 0 };
+	const struct bb_metric *first = NULL;
+	struct bb_chart ch = { 0 };
+	char ylabel[300];
+
+	b.s = bb_xcalloc(count, sizeof *b.s);
+	b.xs = bb_xcalloc(count, sizeof *b.xs);
+	b.ys = bb_xcalloc(count, sizeof *b.ys);
+	b.names = bb_xcalloc(count, sizeof *b.names);
+	for (size_t i = 0; i < r->ms.n && b.n < count; i++)
+		if (in_chart(&r->ms.m[i], id, 1)) {
+			first = first ? first : &r->ms.m[i];
+			ts_series(&b, r, &r->ms.m[i]);
+		}
+	snprintf(ylabel, sizeof ylabel, "%s (%s)", first->quantity, first->disp_unit);
+	ch.title = first->chart_title;
+	ch.xlabel = b.in_time ? first->xlabel : "sample";
+	ch.ylabel = ylabel;
+	ch.s = b.s;
+	ch.ns = b.n;
+	struct cbuild c = { .id = id, .lines = 1, .ns = b.n };
+	figure(f, r, &c, &ch);
+	for (size_t i = 0; i < b.n; i++) {
+		free(b.xs[i]);
+		free(b.ys[i]);
+		free(b.names[i]);
+	}
+	free(b.xs);
+	free(b.ys);
+	free(b.names);
+	free(b.s);
+}
+
+static void timeseries(FILE *f, struct report *r)
+{
+	for (size_t i = 0; i < r->ms.n; i++) {
+		const struct bb_metric *m = &r->ms.m[i];
+		size_t j, count = 0;
+		if (!in_chart(m, m->chart, 1))
+			continue;
+		for (j = 0; j < i && !in_chart(&r->ms.m[j], m->chart, 1); j++)
+			;
+		if (j < i)
+			continue;        /* drawn already */
+		for (j = i; j < r->ms.n; j++)
+			count += in_chart(&r->ms.m[j], m->chart, 1);
+		timeseries_chart(f, r, m->chart, count);
+	}
+}
+
+/* Metrics that could not be charted, and why. */
+static void left_out(FILE *f, const struct report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ms.n; i++) {
+		const struct bb_metric *m = &r->ms.m[i];
+		if (!m->bad)
+			continue;
+		if (!n++)
+			fputs("<h2>Left out</h2>\n<ul>\n", f);
+		fputs("<li><code>", f);
+		bb_xml_text(f, m->key);
+		fputs("</code> (", f);
+		bb_xml_text(f, r->names[run_index(r, m->run)]);
+		fputs("): ", f);
+		bb_xml_text(f, m->bad);
+		fputs("</li>\n", f);
+	}
+	if (n)
+		fputs("</ul>\n", f);
+}
+
+static void html(FILE *f, struct report *r)
+{
+	fputs(html_head, f);
+	html_text(f, "title", r->o->title);
+	fputs("\n</head>\n<body>\n", f);
+	html_text(f, "h1", r->o->title);
+	fprintf(f, "\n<p>%zu run%s, written by boardbench %s (git %s). Values are per sample, "
+		   "in the units on each axis; warm-up samples are left out.</p>\n",
+		r->runs.n, r->runs.n == 1 ? "" : "s", BB_VERSION, BB_GIT_REV);
+	meta_table(f, r);
+	fputs("<h2>Charts</h2>\n", f);
+	charts(f, r);
+	timeseries(f, r);
+	if (!r->charts)
+		fputs("<p>No chart: these runs hold no metric that can be drawn.</p>\n", f);
+	left_out(f, r);
+	fputs("</body>\n</html>\n", f);
+}
+
+/* ---- CSV: every metric of every run ---- */
+
+static void csv_metric(FILE *f, const struct report *r, const struct bb_metric *m)
+{
+	struct bb_figures fig;
+
+	bb_csv_field(f, m->run->path);
+	fputc(',', f);
+	bb_csv_field(f, r->names[run_index(r, m->run)]);
+	fputc(',', f);
+	bb_csv_field(f, m->key);
+	fputc(',', f);
+	bb_csv_field(f, m->applet);
+	fputc(',', f);
+	bb_csv_field(f, m->name);
+	fputc(',', f);
+	bb_csv_field(f, m->variant);
+	fprintf(f, ",%s,", m->quantity);
+	bb_csv_field(f, m->unit);
+	fprintf(f, ",%s,%zu", m->better > 0 ? "higher" : m->better < 0 ? "lower" : "unknown", m->n);
+	if (m->bad || !m->n) {
+		fputs(",,,,,", f);
+		bb_csv_field(f, m->bad ? m->bad : "no samples");
+		fputc('\n', f);
+		return;
+	}
+	bb_metric_figures(m->v, m->n, m->better, &fig);
+	fprintf(f, ",%.17g,%.17g,%.17g,%.17g,\n", fig.median, fig.best, fig.min, fig.max);
+}
+
+static int write_csv(const struct report *r)
+{
+	struct bb_out out;
+
+	if (bb_out_open(&out, r->o->csv))
+		return 1;
+	fputs("file,run,key,applet,series,variant,quantity,unit,better,n,median,best,min,max,"
+	      "left_out\n", out.f);
+	for (size_t i = 0; i < r->ms.n; i++)
+		csv_metric(out.f, r, &r->ms.m[i]);
+	return bb_out_close(&out) ? 1 : 0;
+}
+
+/* ---- the applet ---- */
+
+static int prepare_svg_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+		return 0;
+	bb_warn("cannot write --svg '%s': %s", dir, errno == EEXIST ? "not a directory" :
+						      strerror(errno));
+	return 1;
+}
+
+static void name_runs(struct report *r)
+{
+	r->names = bb_xcalloc(r->runs.n, sizeof *r->names);
+	for (size_t i = 0; i < r->runs.n; i++)
+		bb_rrun_name(&r->runs.r[i], r->names[i], sizeof r->names[i]);
+}
+
+static int write_report(struct report *r)
+{
+	struct bb_out out;
+
+	if (r->o->svg_dir && prepare_svg_dir(r->o->svg_dir))
+		return 1;
+	if (bb_out_open(&out, r->o->out))
+		return 1;
+	html(out.f, r);
+	r->rc |= bb_out_close(&out) ? 1 : 0;
+	if (r->o->csv)
+		r->rc |= write_csv(r);
+	if (!r->rc)
+		printf("report: %s (%zu charts from %zu run%s)\n", r->o->out, r->charts, r->runs.n,
+		       r->runs.n == 1 ? "" : "s");
+	return r->rc;
+}
+
+int report_main(int argc, char **argv)
+{
+	struct report_opts o;
+	struct report r = { .o = &o };
+	int rc;
+
+	report_parse(argc, argv, &o);
+	bb_runs_load(&r.runs, o.in, o.nin);
+	name_runs(&r);
+	for (size_t i = 0; i < r.runs.n; i++)
+		bb_metrics_add_run(&r.ms, &r.runs.r[i]);
+	rc = write_report(&r);
+	bb_metrics_free(&r.ms);
+	free(r.names);
+	bb_runs_free(&r.runs);
+	return rc;
+}

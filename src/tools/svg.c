@@ -1,0 +1,418 @@
+/* svg.c - line and bar charts as SVG (see svg.h).  A fixed layout: title
+ * on top, the plot on the left with its axes, tick labels and axis
+ * labels, the legend on the right.  Scales: linear, log2 (sizes, labelled
+ * 1K, 4M, ...) and log10 (ticks at 1, 2, 5 of each decade). */
+#include "tools/svg.h"
+#include "tools/toolio.h"
+
+#include <math.h>
+#include <string.h>
+
+#define WIDTH 960
+#define PLOT_X0 90.0
+#define PLOT_X1 690.0
+#define PLOT_Y0 50.0
+#define PLOT_H 330.0
+#define LEGEND_X 715.0
+#define LEGEND_ROW 18.0
+#define CHAR_W 6.6           /* average width of a 12px sans-serif character */
+#define MAX_TICKS 400        /* a bound on any tick loop, whatever the data */
+
+enum scale { LINEAR, LOG2, LOG10 };
+
+struct axis {
+	double lo, hi;
+	enum scale scale;
+};
+
+struct frame {
+	double x0, x1, y0, y1;   /* the plot area */
+	struct axis ax, ay;
+	int height;
+	int rotate;              /* bar charts: category labels slanted */
+};
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+};
+static const char *const dashes[] = { "", "7 4", "2 3", "9 3 2 3" };
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *bb_svg_colour(int i)
+{
+	return palette[(unsigned)i % N_OF(palette)];
+}
+
+static const char *dash(int i)
+{
+	return dashes[(unsigned)i % N_OF(dashes)];
+}
+
+/* ---- scales ---- */
+
+static double tr(const struct axis *a, double v)
+{
+	if (a->scale == LINEAR)
+		return (v - a->lo) / (a->hi - a->lo);
+	return (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo));
+}
+
+static double px(const struct frame *f, double x)
+{
+	return f->x0 + tr(&f->ax, x) * (f->x1 - f->x0);
+}
+
+static double py(const struct frame *f, double y)
+{
+	return f->y1 - tr(&f->ay, y) * (f->y1 - f->y0);
+}
+
+static int usable(const struct axis *a, double v)
+{
+	return isfinite(v) && (a->scale == LINEAR || v > 0);
+}
+
+static double nice_step(double span)
+{
+	double mag = pow(10, floor(log10(span))), r = span / mag;
+	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+}
+
+/* Rounds [lo, hi] (the data's range) out to whole ticks of the scale. */
+static void fit_axis(struct axis *a, double lo, double hi, int from_zero)
+{
+	if (!(lo <= hi)) {
+		lo = a->scale == LINEAR ? 0 : 1;
+		hi = lo + 1;
+	}
+	if (a->scale == LOG2) {
+		a->lo = exp2(floor(log2(lo)));
+		a->hi = exp2(ceil(log2(hi)));
+	} else if (a->scale == LOG10) {
+		a->lo = pow(10, floor(log10(lo)));
+		a->hi = pow(10, ceil(log10(hi)));
+	} else {
+		double step;
+		lo = from_zero && lo > 0 ? 0 : lo;
+		hi = hi > lo ? hi + 0.04 * (hi - lo) : lo + 1;
+		step = nice_step((hi - lo) / 6);
+		a->lo = floor(lo / step) * step;
+		a->hi = ceil(hi / step) * step;
+	}
+	if (!(a->hi > a->lo))
+		a->hi = a->scale == LINEAR ? a->lo + 1 : a->lo * 2;
+}
+
+static void widen(double *lo, double *hi, const struct axis *a, double v)
+{
+	if (!usable(a, v))
+		return;
+	*lo = fmin(*lo, v);
+	*hi = fmax(*hi, v);
+}
+
+static void fit_y(const struct bb_chart *c, struct axis *a)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < c->ns; i++)
+		for (size_t j = 0; j < c->s[i].n; j++) {
+			widen(&lo, &hi, a, c->s[i].y[j]);
+			if (c->s[i].ylo)
+				widen(&lo, &hi, a, c->s[i].ylo[j]);
+			if (c->s[i].yhi)
+				widen(&lo, &hi, a, c->s[i].yhi[j]);
+		}
+	fit_axis(a, lo, hi, 1);
+}
+
+static void fit_x(const struct bb_chart *c, struct axis *a)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < c->ns; i++)
+		for (size_t j = 0; j < c->s[i].n && c->s[i].x; j++)
+			widen(&lo, &hi, a, c->s[i].x[j]);
+	for (size_t i = 0; i < c->nmarks; i++)
+		widen(&lo, &hi, a, c->marks[i].x);
+	fit_axis(a, lo, hi, 1);
+}
+
+/* ---- text ---- */
+
+static void text(FILE *f, double x, double y, const char *anchor, const char *extra,
+		 const char *s)
+{
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>", x, y, anchor, extra);
+	bb_xml_text(f, s);
+	fputs("</text>\n", f);
+}
+
+/* 1K, 4M, 2G for powers of two; plain numbers otherwise. */
+static void fmt_size(char *buf, size_t len, double v)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && v >= 1024 && fmod(v, 1024) == 0) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%.6g", v);
+	else
+		snprintf(buf, len, "%.6g%c", v, units[u]);
+}
+
+static size_t longest(const char *const *s, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m = strlen(s[i]) > m ? strlen(s[i]) : m;
+	return m;
+}
+
+/* ---- axes ---- */
+
+/* Tick values as people write them: no exponent below 10^12. */
+static void fmt_tick(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e6 && fabs(v) < 1e12 && v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
+static void tick_y(FILE *f, const struct frame *fr, double v)
+{
+	char buf[32];
+	double y = py(fr, v);
+
+	fmt_tick(buf, sizeof buf, v);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+		fr->x0, y, fr->x1, y);
+	text(f, fr->x0 - 6, y + 4, "end", "", buf);
+}
+
+static void ticks_y(FILE *f, const struct frame *fr)
+{
+	const struct axis *a = &fr->ay;
+
+	if (a->scale == LINEAR) {
+		double step = nice_step((a->hi - a->lo) / 6);
+		for (int i = 0; i <= MAX_TICKS && a->lo + i * step <= a->hi + step / 2; i++)
+			tick_y(f, fr, a->lo + i * step);
+		return;
+	}
+	double d = a->lo;
+	for (int i = 0; i <= MAX_TICKS && d < a->hi * 1.001; i++, d *= 10)
+		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+			if (d * m <= a->hi * 1.001)
+				tick_y(f, fr, d * m);
+}
+
+static void tick_x(FILE *f, const struct frame *fr, double v, int label)
+{
+	char buf[32];
+	double x = px(fr, v);
+
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+		x, fr->y0, x, fr->y1);
+	if (!label)
+		return;
+	if (fr->ax.scale == LOG2)
+		fmt_size(buf, sizeof buf, v);
+	else
+		fmt_tick(buf, sizeof buf, v);
+	text(f, x, fr->y1 + 16, "middle", "", buf);
+}
+
+static void ticks_x(FILE *f, const struct frame *fr)
+{
+	const struct axis *a = &fr->ax;
+
+	if (a->scale == LOG2) {
+		double span = log2(a->hi / a->lo);
+		int n = span < MAX_TICKS ? (int)lround(span) : MAX_TICKS;
+		int every = n > 12 ? (n + 11) / 12 : 1;
+		for (int i = 0; i <= n; i++)
+			tick_x(f, fr, a->lo * exp2(i), i % every == 0);
+		return;
+	}
+	double step = nice_step((a->hi - a->lo) / 8);
+	for (int i = 0; i <= MAX_TICKS && a->lo + i * step <= a->hi + step / 2; i++)
+		tick_x(f, fr, a->lo + i * step, 1);
+}
+
+static void categories_x(FILE *f, const struct frame *fr, const struct bb_chart *c)
+{
+	double gw = (fr->x1 - fr->x0) / (double)c->ncat;
+
+	for (size_t i = 0; i < c->ncat; i++) {
+		double x = fr->x0 + gw * ((double)i + 0.5);
+		char rot[96];
+		if (!fr->rotate) {
+			text(f, x, fr->y1 + 16, "middle", "", c->categories[i]);
+			continue;
+		}
+		snprintf(rot, sizeof rot, " transform=\"rotate(-35 %.1f %.1f)\"", x, fr->y1 + 14);
+		text(f, x, fr->y1 + 14, "end", rot, c->categories[i]);
+	}
+}
+
+static void axes(FILE *f, const struct frame *fr, const struct bb_chart *c)
+{
+	char rot[96];
+	double ymid = (fr->y0 + fr->y1) / 2;
+
+	ticks_y(f, fr);
+	if (c->ncat)
+		categories_x(f, fr, c);
+	else
+		ticks_x(f, fr);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		   "stroke=\"#444\"/>\n", fr->x0, fr->y0, fr->x1 - fr->x0, fr->y1 - fr->y0);
+	snprintf(rot, sizeof rot, " transform=\"rotate(-90 22 %.1f)\" class=\"axis-label\"", ymid);
+	text(f, 22, ymid, "middle", rot, c->ylabel);
+	text(f, (fr->x0 + fr->x1) / 2, (double)fr->height - 14, "middle", " class=\"axis-label\"",
+	     c->xlabel);
+}
+
+/* ---- data ---- */
+
+static void line_series(FILE *f, const struct frame *fr, const struct bb_chart_series *s)
+{
+	const char *col = bb_svg_colour(s->colour);
+
+	fprintf(f, "<polyline class=\"series\" data-series=\"");
+	bb_xml_text(f, s->name);
+	fprintf(f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" "
+		   "points=\"", col, dash(s->dash));
+	for (size_t j = 0; j < s->n; j++)
+		if (usable(&fr->ax, s->x[j]) && usable(&fr->ay, s->y[j]))
+			fprintf(f, "%.1f,%.1f ", px(fr, s->x[j]), py(fr, s->y[j]));
+	fputs("\"/>\n", f);
+	for (size_t j = 0; j < s->n; j++)
+		if (usable(&fr->ax, s->x[j]) && usable(&fr->ay, s->y[j]))
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+				px(fr, s->x[j]), py(fr, s->y[j]), col);
+}
+
+static void whisker(FILE *f, double x, double ylo, double yhi)
+{
+	fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"#222\" "
+		   "fill=\"none\"/>\n", x, ylo, yhi, x - 3, ylo, x + 3, x - 3, yhi, x + 3);
+}
+
+static void bar_series(FILE *f, const struct frame *fr, const struct bb_chart *c, size_t k)
+{
+	const struct bb_chart_series *s = &c->s[k];
+	double gw = (fr->x1 - fr->x0) / (double)c->ncat, bw = gw * 0.8 / (double)c->ns;
+	double base = fr->ay.scale == LINEAR ? py(fr, fmax(fr->ay.lo, 0)) : fr->y1;
+
+	fprintf(f, "<g class=\"series\" data-series=\"");
+	bb_xml_text(f, s->name);
+	fprintf(f, "\" fill=\"%s\">\n", bb_svg_colour(s->colour));
+	for (size_t j = 0; j < s->n && j < c->ncat; j++) {
+		double x = fr->x0 + gw * ((double)j + 0.1) + bw * (double)k;
+		if (!usable(&fr->ay, s->y[j]))
+			continue;
+		double top = py(fr, s->y[j]);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"%s/>\n", x,
+			fmin(top, base), bw * 0.92, fabs(base - top),
+			s->dash ? " fill-opacity=\"0.6\"" : "");
+		if (s->ylo && s->yhi && usable(&fr->ay, s->ylo[j]) && usable(&fr->ay, s->yhi[j]))
+			whisker(f, x + bw * 0.46, py(fr, s->ylo[j]), py(fr, s->yhi[j]));
+	}
+	fputs("</g>\n", f);
+}
+
+static void marks(FILE *f, const struct frame *fr, const struct bb_chart *c)
+{
+	for (size_t i = 0; i < c->nmarks; i++) {
+		const struct bb_chart_mark *m = &c->marks[i];
+		if (!usable(&fr->ax, m->x))
+			continue;
+		double x = px(fr, m->x);
+		fprintf(f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			   "stroke=\"%s\" stroke-dasharray=\"3 3\"/>\n", x, fr->y0, x, fr->y1,
+			bb_svg_colour(m->colour));
+		/* one row of labels per colour (run), so runs with the same level
+		 * do not write over each other; near the right edge, to the left */
+		int left = x + 3 + CHAR_W * (double)strlen(m->label) > fr->x1;
+		text(f, left ? x - 3 : x + 3, fr->y0 + 12 + 12 * (double)((unsigned)m->colour % 6),
+		     left ? "end" : "start", " class=\"mark-label\"", m->label);
+	}
+}
+
+static void legend(FILE *f, const struct bb_chart *c)
+{
+	fputs("<g class=\"legend\">\n", f);
+	for (size_t i = 0; i < c->ns; i++) {
+		const struct bb_chart_series *s = &c->s[i];
+		double y = PLOT_Y0 + 8 + LEGEND_ROW * (double)i;
+		if (c->ncat)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"10\" "
+				   "fill=\"%s\"%s/>\n", LEGEND_X, y - 9, bb_svg_colour(s->colour),
+				s->dash ? " fill-opacity=\"0.6\"" : "");
+		else
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				   "stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n",
+				LEGEND_X, y - 4, LEGEND_X + 22, y - 4, bb_svg_colour(s->colour),
+				dash(s->dash));
+		text(f, LEGEND_X + 28, y, "start", "", s->name);
+	}
+	fputs("</g>\n", f);
+}
+
+/* ---- the chart ---- */
+
+static void layout(struct frame *fr, const struct bb_chart *c)
+{
+	double legend_h = PLOT_Y0 + LEGEND_ROW * (double)c->ns + 20;
+
+	memset(fr, 0, sizeof *fr);
+	fr->rotate = c->ncat &&
+		     (double)longest(c->categories, c->ncat) * CHAR_W > (PLOT_X1 - PLOT_X0) / (double)c->ncat;
+	fr->x0 = PLOT_X0;
+	fr->x1 = PLOT_X1;
+	fr->y0 = PLOT_Y0;
+	fr->y1 = PLOT_Y0 + PLOT_H;
+	fr->height = (int)(fr->y1 + (fr->rotate ? 110 : 50));
+	if (legend_h > fr->height)
+		fr->height = (int)legend_h;
+	fr->ax.scale = c->ncat ? LINEAR : c->logx ? LOG2 : LINEAR;
+	fr->ay.scale = c->logy ? LOG10 : LINEAR;
+	fit_y(c, &fr->ay);
+	if (!c->ncat)
+		fit_x(c, &fr->ax);
+}
+
+void bb_svg_chart(FILE *f, const struct bb_chart *c, int standalone)
+{
+	struct frame fr;
+
+	layout(&fr, c);
+	if (standalone)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<svg%s width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		   "font-family=\"sans-serif\" font-size=\"12\">\n",
+		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", WIDTH, fr.height, WIDTH,
+		fr.height);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, fr.height);
+	text(f, PLOT_X0, 24, "start", " font-size=\"15\" font-weight=\"bold\" class=\"title\"",
+	     c->title);
+	axes(f, &fr, c);
+	for (size_t i = 0; i < c->ns; i++) {
+		if (c->ncat)
+			bar_series(f, &fr, c, i);
+		else
+			line_series(f, &fr, &c->s[i]);
+	}
+	marks(f, &fr, c);
+	legend(f, c);
+	fputs("</svg>\n", f);
+}

@@ -1,0 +1,42 @@
+/* toolio.h - files for `compare` and `report`: results files and
+ * directories of them in, and output files written whole or not at all
+ * (a temporary name in the same directory, fsync, rename), as the
+ * applets write theirs. */
+#ifndef BB_TOOLS_TOOLIO_H
+#define BB_TOOLS_TOOLIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tools/reader.h"
+
+#define BB_RUNS_MAX 10000
+
+struct bb_runs {
+	struct bb_rrun *r;
+	size_t n, cap;
+};
+
+/* Reads each path: a results file, or every *.json in a directory, in
+ * name order.  Exits 2 with one line on the first file that cannot be
+ * read or is not valid. */
+void bb_runs_load(struct bb_runs *runs, char **paths, int n);
+void bb_runs_free(struct bb_runs *runs);
+
+struct bb_out {
+	FILE *f;
+	const char *path;
+	char tmp[4200];
+};
+
+/* Returns 0, or -1 after a one-line warning. */
+int bb_out_open(struct bb_out *o, const char *path);
+
+/* Flushes, syncs and renames into place; on any failure removes the
+ * temporary, warns in one line and returns -1. */
+int bb_out_close(struct bb_out *o);
+
+/* Writes s to f with &, <, >, " and ' escaped for HTML and XML. */
+void bb_xml_text(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,237 @@
+/* toolopts.c - option parsing and help for `compare` and `report` (see
+ * toolopts.h).  Bad usage exits 2 with one line, like every applet. */
+#include "tools/toolopts.h"
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stands in for the "--" between the two sides while getopt runs: it is
+ * not an option, so getopt keeps it in place among the operands. */
+static char side_mark[] = "\x1f(sides)";
+
+const char compare_help[] =
+	"usage: boardbench compare [options] A.json B.json\n"
+	"       boardbench compare [options] A1.json A2.json... -- B1.json B2.json...\n"
+	"       boardbench compare [options] DIR_A DIR_B\n"
+	"       boardbench compare --variants [options] RUN.json... VARIANT_A VARIANT_B\n"
+	"\n"
+	"Says whether B is faster than A, metric by metric, only when the samples\n"
+	"say so.  Metrics are matched by key (e.g. stream.triad.c.bandwidth,\n"
+	"mem.tot.memcpy.libc, csum.4096.avx2); several runs of a side (or every\n"
+	"*.json in a directory) are pooled.  For each metric: median and best of A\n"
+	"and B, the change (Hodges-Lehmann estimate of B/A) with its 95% interval,\n"
+	"the Mann-Whitney U p-value (both sides need at least 5 samples) and a\n"
+	"verdict: improved / regressed (p < alpha, the estimated change beyond the\n"
+	"threshold and the interval's near end at least a third of it), within\n"
+	"noise (significant, but not that), no significant change (p >= alpha),\n"
+	"or too few samples.  Better is higher for bandwidth and throughput,\n"
+	"lower for time, latency, cycles and ticks.\n"
+	"With --variants, two variants of the same run(s) are compared instead.\n"
+	"\n"
+	"      --alpha P            significance level, 0.000001..0.5 (default 0.05)\n"
+	"      --threshold PCT      noise threshold in percent, 0..100 (default 2)\n"
+	"      --fail-on-regression exit 1 when any metric regressed\n"
+	"      --variants           compare VARIANT_B against VARIANT_A\n"
+	"      --filter TEXT        only metrics whose key contains TEXT\n"
+	"      --csv FILE           write every comparison as CSV\n"
+	"  -h, --help               show this help\n"
+	"\n"
+	"Exit status: 0 compared (whatever the verdicts), 1 something regressed and\n"
+	"--fail-on-regression was given, or an output file failed; 2 bad usage or\n"
+	"a result file that is not valid (one line naming the file and the key).\n";
+
+const char report_help[] =
+	"usage: boardbench report [options] RUN.json|DIR... -o report.html\n"
+	"\n"
+	"Writes one self-contained HTML file (inline SVG, no scripts, nothing\n"
+	"fetched) with a chart per measurement and one series per run or label:\n"
+	"STREAM kernels as bars with the spread of the samples, mem sweep\n"
+	"bandwidth and lat latency against size on log2 axes (lat with the cache\n"
+	"levels it found), csum time per call against length per variant, ttcp\n"
+	"throughput, and a table of each run's host, CPU, kernel, labels and\n"
+	"compiler.\n"
+	"\n"
+	"  -o, --output FILE    the HTML file (required)\n"
+	"      --svg DIR        also write each chart alone as DIR/<chart>.svg\n"
+	"      --csv FILE       also write every metric of every run as CSV\n"
+	"      --title TEXT     the report's title (default: boardbench report)\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"Exit status: 0 written, 1 an output file could not be written, 2 bad usage\n"
+	"or a result file that is not valid.\n";
+
+enum {
+	OPT_ALPHA = BB_OPT_FIRST_APPLET,
+	OPT_THRESHOLD,
+	OPT_FAIL,
+	OPT_VARIANTS,
+	OPT_FILTER,
+	OPT_CSV,
+	OPT_SVG,
+	OPT_TITLE,
+};
+
+/* A copy of argv with the first "--" replaced by side_mark. */
+static char **mark_sides(int argc, char **argv)
+{
+	char **args = bb_xcalloc((size_t)argc + 1, sizeof *args);
+	int marked = 0;
+
+	for (int i = 0; i < argc; i++) {
+		args[i] = argv[i];
+		if (i > 0 && !marked && strcmp(argv[i], "--") == 0) {
+			args[i] = side_mark;
+			marked = 1;
+		}
+	}
+	return args;
+}
+
+static double parse_threshold(const char *arg)
+{
+	char buf[64];
+	size_t n = strlen(arg);
+	double pct;
+
+	snprintf(buf, sizeof buf, "%s", arg);
+	if (n && n < sizeof buf && buf[n - 1] == '%')
+		buf[n - 1] = '\0';
+	if (n >= sizeof buf || bb_parse_double(buf, 0, 100, &pct) || pct >= 100)
+		bb_die_value("--threshold", arg, "expected a percentage from 0 to below 100");
+	return pct / 100;
+}
+
+static const char *output_file(const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || arg[n - 1] == '/')
+		bb_die_value(opt, arg, "expected a file name");
+	return arg;
+}
+
+static int compare_option(int opt, const char *arg, struct compare_opts *o)
+{
+	switch (opt) {
+	case OPT_ALPHA:
+		if (bb_parse_double(arg, 1e-6, 0.5, &o->alpha))
+			bb_die_value("--alpha", arg, "expected a number from 0.000001 to 0.5");
+		return 1;
+	case OPT_THRESHOLD: o->threshold = parse_threshold(arg); return 1;
+	case OPT_FAIL: o->fail_on_regression = 1; return 1;
+	case OPT_VARIANTS: o->variants = 1; return 1;
+	case OPT_FILTER: o->filter = arg; return 1;
+	case OPT_CSV: o->csv = output_file("--csv", arg); return 1;
+	default: return 0;
+	}
+}
+
+static int find_mark(char **ops, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (ops[i] == side_mark)
+			return i;
+	return -1;
+}
+
+/* Splits the operands into the two sides (or runs and two variants). */
+static void compare_operands(char **ops, int n, struct compare_opts *o)
+{
+	int mark = find_mark(ops, n);
+
+	if (o->variants) {
+		if (mark >= 0 || n < 3)
+			bb_die_usage("--variants needs RUN.json... VARIANT_A VARIANT_B (see --help)");
+		o->a = ops;
+		o->na = n - 2;
+		o->va = ops[n - 2];
+		o->vb = ops[n - 1];
+	} else if (mark >= 0) {
+		if (mark == 0 || mark == n - 1)
+			bb_die_usage("'--' needs the runs of A before it and of B after it (see --help)");
+		o->a = ops;
+		o->na = mark;
+		o->b = ops + mark + 1;
+		o->nb = n - mark - 1;
+	} else {
+		if (n != 2)
+			bb_die_usage("expected two results files or directories, A and B, or "
+				     "A... -- B... (see --help)");
+		o->a = ops;
+		o->b = ops + 1;
+		o->na = o->nb = 1;
+	}
+}
+
+void compare_parse(int argc, char **argv, struct compare_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "fail-on-regression", no_argument, NULL, OPT_FAIL },
+		{ "variants", no_argument, NULL, OPT_VARIANTS },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char **args = mark_sides(argc, argv);
+	int opt;
+
+	memset(o, 0, sizeof *o);
+	o->args = args;
+	o->alpha = 0.05;
+	o->threshold = 0.02;
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, args, ":h", longopts, NULL)) != -1) {
+		if (compare_option(opt, optarg, o))
+			continue;
+		if (opt == 'h') {
+			fputs(compare_help, stdout);
+			exit(0);
+		}
+		bb_cli_bad(opt, args);
+	}
+	compare_operands(args + optind, argc - optind, o);
+}
+
+void report_parse(int argc, char **argv, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(o, 0, sizeof *o);
+	o->title = "boardbench report";
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': o->out = output_file("--output", optarg); break;
+		case OPT_SVG:
+			if (!optarg[0])
+				bb_die_value("--svg", optarg, "expected a directory");
+			o->svg_dir = optarg;
+			break;
+		case OPT_CSV: o->csv = output_file("--csv", optarg); break;
+		case OPT_TITLE: o->title = optarg; break;
+		case 'h': fputs(report_help, stdout); exit(0);
+		default: bb_cli_bad(opt, argv);
+		}
+	}
+	if (!o->out)
+		bb_die_usage("missing -o FILE: where to write the HTML report (see --help)");
+	if (optind >= argc)
+		bb_die_usage("expected results files or directories to report on (see --help)");
+	o->in = argv + optind;
+	o->nin = argc - optind;
+}

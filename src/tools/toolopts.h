@@ -1,0 +1,36 @@
+/* toolopts.h - the command lines of `compare` and `report`.  Kept apart
+ * from the code that reads results so that a binary built without cJSON
+ * still answers --help and rejects bad options exactly as a full one. */
+#ifndef BB_TOOLS_TOOLOPTS_H
+#define BB_TOOLS_TOOLOPTS_H
+
+struct compare_opts {
+	double alpha;            /* significance level */
+	double threshold;        /* noise threshold, a fraction (0.02) */
+	int fail_on_regression;
+	int variants;            /* --variants: two variants of the same runs */
+	const char *va, *vb;     /* the two variants */
+	const char *filter;      /* only keys containing this */
+	const char *csv;         /* every comparison as CSV */
+	char **a, **b;           /* files or directories of each side */
+	int na, nb;
+	char **args;             /* the argv copy a and b point into (free it) */
+};
+
+struct report_opts {
+	const char *out;         /* the HTML file */
+	const char *svg_dir;     /* each chart alone as SVG */
+	const char *csv;         /* every metric as CSV */
+	const char *title;
+	char **in;               /* files or directories */
+	int nin;
+};
+
+extern const char compare_help[];
+extern const char report_help[];
+
+/* Parse or exit: 0 after --help, 2 after one line for a bad option. */
+void compare_parse(int argc, char **argv, struct compare_opts *o);
+void report_parse(int argc, char **argv, struct report_opts *o);
+
+#endif

@@ -1,0 +1,62 @@
+# tests/integration/results_fixture.sh - writes small, known results files
+# for the compare and report tests (sourced after lib.sh).
+#
+#   mkrun FILE [scale=1] [noise=1|2] [label=K=V] [governor=G] [cflags=F]
+#              [threads=N] [variants="c fast"] [fast=0.8]
+#
+# A STREAM-like run: Copy, Scale, Add, Triad for each variant, one warm-up
+# sample (discard 1) and ten timed samples, each a base time x scale x a
+# fixed noise factor (list 1 or 2, both with a spread of about 0.4%); the
+# variant "fast" also takes x fast.  Bandwidth is work / time, so scale=1.1
+# is a 9.1% regression and scale=0.95 a 5.3% improvement.
+mkrun() {
+	_file=$1
+	shift
+	scale=1 noise=1 label="cfg=x" governor=performance cflags="-O2" threads=2 variants=c fast=1
+	for _kv in "$@"; do
+		case $_kv in
+		scale=*) scale=${_kv#*=} ;;
+		noise=*) noise=${_kv#*=} ;;
+		label=*) label=${_kv#*=} ;;
+		governor=*) governor=${_kv#*=} ;;
+		cflags=*) cflags=${_kv#*=} ;;
+		threads=*) threads=${_kv#*=} ;;
+		variants=*) variants=${_kv#*=} ;;
+		fast=*) fast=${_kv#*=} ;;
+		*) echo "mkrun: unknown setting $_kv" >&2; return 1 ;;
+		esac
+	done
+	awk -v scale="$scale" -v noise="$noise" -v label="$label" -v governor="$governor" \
+	    -v cflags="$cflags" -v threads="$threads" -v variants="$variants" -v fast="$fast" '
+	BEGIN {
+		split("1.000 1.004 0.997 1.006 0.995 1.002 0.999 1.003 0.996 1.001", n1, " ")
+		split("1.002 0.998 1.005 0.996 1.001 0.994 1.003 0.999 1.004 0.997", n2, " ")
+		split("Copy Scale Add Triad", names, " ")
+		split("0.010 0.010 0.015 0.015", base, " ")
+		split("160000000 160000000 240000000 240000000", work, " ")
+		nv = split(variants, vs, " ")
+		split(label, kv, "=")
+		printf "{\"schema\": \"boardbench-results\", \"schema_version\": 1,\n"
+		printf " \"tool\": {\"name\": \"boardbench\", \"version\": \"0.1.0\", \"git\": \"abc\", "
+		printf "\"compiler\": \"gcc 12\", \"cflags\": \"%s\"},\n", cflags
+		printf " \"command\": [\"stream\"], \"started_utc\": \"2026-01-01T00:00:00Z\",\n"
+		printf " \"labels\": {\"%s\": \"%s\"},\n", kv[1], kv[2]
+		printf " \"system\": {\"hostname\": \"board\", \"cpu_model\": \"Test CPU\", \"arch\": \"ppc\", "
+		printf "\"cpus_online\": 2, \"kernel\": \"6.1\", \"governor\": \"%s\"},\n", governor
+		printf " \"results\": [{\"applet\": \"stream\", \"status\": \"ok\", \"message\": \"\",\n"
+		printf "  \"params\": {\"array_size\": 10000000, \"threads\": %d, \"pinning\": \"no\"},\n", threads
+		printf "  \"series\": ["
+		for (v = 1; v <= nv; v++)
+			for (k = 1; k <= 4; k++) {
+				f = scale * (vs[v] == "fast" ? fast : 1)
+				printf "%s\n   {\"name\": \"%s\", \"variant\": \"%s\", \"unit\": \"s\", ", \
+				       (v > 1 || k > 1) ? "," : "", names[k], vs[v]
+				printf "\"work\": %s, \"work_unit\": \"bytes\", \"discard\": 1, ", work[k]
+				printf "\"samples\": [%.9f", base[k] * f * 1.5
+				for (i = 1; i <= 10; i++)
+					printf ", %.9f", base[k] * f * (noise == 2 ? n2[i] : n1[i])
+				printf "]}"
+			}
+		printf "]}]}\n"
+	}' >"$_file"
+}

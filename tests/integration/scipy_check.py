@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# tests/integration/scipy_check.py - checks the statistics of `boardbench
+# compare` against SciPy and NumPy, computed independently: the U statistic
+# and two-sided p-value of scipy.stats.mannwhitneyu (exact without ties for
+# small samples, else the normal approximation with tie and continuity
+# corrections), the Hodges-Lehmann ratio (median of all pairwise log
+# ratios) and its interval (ranks from the exact null distribution, counted
+# here by a plain recursion, or from the normal quantile).
+# Usage: scipy_check.py BB WORKDIR; prints PASS/FAIL lines, or SKIP.
+import csv
+import functools
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+
+try:
+    import numpy as np
+    from scipy import stats
+except ImportError as e:
+    print("SKIP python3-scipy is not installed (%s)" % e)
+    sys.exit(0)
+
+BB, WORK = sys.argv[1], sys.argv[2]
+ALPHA = 0.05
+
+# (n_a, n_b, kind): continuous values, or ties (rounded to a coarse grid).
+CASES = [(5, 5, "cont"), (6, 8, "cont"), (8, 8, "cont"), (10, 12, "cont"), (12, 12, "cont"),
+         (25, 25, "cont"), (30, 30, "cont"), (40, 35, "cont"),
+         (5, 7, "ties"), (10, 10, "ties"), (20, 25, "ties"), (9, 9, "shift")]
+
+
+def draw(rng, n, kind, shift):
+    x = [100 * (1 + 0.03 * rng.gauss(0, 1)) * shift for _ in range(n)]
+    return [round(v, 0) for v in x] if kind == "ties" else x
+
+
+def results_file(path, samples):
+    series = [{"name": "case%d" % i, "variant": "v", "unit": "widgets", "work": 1,
+               "work_unit": "things", "discard": 0, "samples": s} for i, s in enumerate(samples)]
+    doc = {"schema": "boardbench-results", "schema_version": 1,
+           "results": [{"applet": "synthetic", "series": series}]}
+    with open(path, "w") as f:
+        json.dump(doc, f)
+
+
+@functools.lru_cache(maxsize=None)
+def orderings(m, n, u):
+    """Orderings of m A's and n B's in which u (A, B) pairs have A above B."""
+    if u < 0:
+        return 0
+    if m == 0 or n == 0:
+        return 1 if u == 0 else 0
+    # the largest value is an A (above all n B's) or a B
+    return orderings(m - 1, n, u - n) + orderings(m, n - 1, u)
+
+
+def interval_rank(na, nb, exact):
+    if exact:
+        total = math.comb(na + nb, na)
+        cum, u = 0, 0
+        while (cum + orderings(na, nb, u)) / total <= ALPHA / 2:
+            cum += orderings(na, nb, u)
+            u += 1
+        return max(u, 1)
+    n = na + nb
+    ties = 0  # the tie cases are checked for p only
+    sigma = math.sqrt(na * nb / 12 * ((n + 1) - ties / (n * (n - 1))))
+    return max(math.floor(na * nb / 2 - stats.norm.ppf(1 - ALPHA / 2) * sigma + 0.5), 1)
+
+
+def check(i, a, b, row, out):
+    name = "case %d (%d vs %d)" % (i, len(a), len(b))
+    ties = len(set(a + b)) < len(a) + len(b)
+    exact = not ties and math.log2(math.comb(len(a) + len(b), len(a))) <= 50
+    method = "exact" if exact else "asymptotic"
+    ref = stats.mannwhitneyu(a, b, alternative="two-sided", method=method, use_continuity=True)
+    out.append((row["p_method"] == ("exact" if exact else "normal"), name + ": p method " + method))
+    out.append((float(row["u"]) == ref.statistic, name + ": U %s = scipy %s" % (row["u"], ref.statistic)))
+    p = float(row["p"])
+    out.append((abs(p - ref.pvalue) <= 1e-9 * max(ref.pvalue, 1e-300) + 1e-15,
+                name + ": p %.12g = scipy %.12g" % (p, ref.pvalue)))
+    d = np.sort((np.log(np.array(b))[None, :] - np.log(np.array(a))[:, None]).ravel())
+    hl = math.exp(np.median(d))
+    out.append((abs(float(row["ratio"]) / hl - 1) < 1e-12, name + ": ratio %s = numpy %.15g" % (row["ratio"], hl)))
+    if not ties:
+        k = interval_rank(len(a), len(b), exact)
+        lo, hi = math.exp(d[k - 1]), math.exp(d[len(d) - k])
+        ok = abs(float(row["ci_low"]) / lo - 1) < 1e-12 and abs(float(row["ci_high"]) / hi - 1) < 1e-12
+        out.append((ok, name + ": interval [%s, %s] = [%.15g, %.15g]" % (row["ci_low"], row["ci_high"], lo, hi)))
+
+
+def main():
+    rng = random.Random(20261129)
+    a_all, b_all = [], []
+    for na, nb, kind in CASES:
+        a_all.append(draw(rng, na, kind, 1.0))
+        b_all.append(draw(rng, nb, kind, 1.05 if kind == "shift" else 1.0))
+    fa, fb, fc = (os.path.join(WORK, f) for f in ("sa.json", "sb.json", "s.csv"))
+    results_file(fa, a_all)
+    results_file(fb, b_all)
+    r = subprocess.run([BB, "compare", "--csv", fc, fa, fb], capture_output=True, text=True)
+    if r.returncode != 0:
+        print("FAIL compare exited %d: %s" % (r.returncode, r.stderr.strip()))
+        return
+    rows = {row["key"]: row for row in csv.DictReader(open(fc))}
+    out = []
+    for i in range(len(CASES)):
+        row = rows.get("synthetic.case%d.v.value" % i)
+        if row is None:
+            out.append((False, "case %d: no row in the CSV" % i))
+            continue
+        check(i, a_all[i], b_all[i], row, out)
+    for ok, what in out:
+        print(("PASS " if ok else "FAIL ") + what)
+
+
+main()

@@ -1,0 +1,178 @@
+#!/bin/sh
+# tests/integration/test_compare.sh - the `compare` applet end to end, on
+# results files written here with known samples (results_fixture.sh) and
+# on two real quick runs of the same build:
+#   - a 9% regression is found as "regressed", with the seed-style summary
+#     sentence, and --fail-on-regression exits 1 (0 without it);
+#   - an improvement, a no-change pair, several runs a side ("--" and
+#     directories), --variants, --filter and --csv;
+#   - warnings when flags, governor or threads differ; labels in the header;
+#   - two real runs (stream and lat) claim no change on almost every metric;
+#   - bad results files and bad usage exit 2 with one line naming the file
+#     and the key (or the option).
+# A binary built without cJSON must say so and exit 1 instead.
+. tests/integration/lib.sh
+. tests/integration/results_fixture.sh
+
+# bad CODE NEEDLES -- command...: exits CODE, nothing on stdout, exactly one
+# line on stderr holding every '|'-separated needle.
+bad() {
+	code=$1; needles=$2; shift 3
+	"$@" >"$TMPD/out" 2>"$TMPD/err"
+	got=$?
+	why=""
+	[ "$got" -eq "$code" ] || why="$why exit $got;"
+	[ -s "$TMPD/out" ] && why="$why stdout not empty;"
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ] || why="$why $(wc -l <"$TMPD/err") lines on stderr;"
+	rest=$needles
+	while [ -n "$rest" ]; do
+		n=${rest%%|*}
+		case $rest in *"|"*) rest=${rest#*|} ;; *) rest="" ;; esac
+		grep -qF -- "$n" "$TMPD/err" || why="$why no '$n';"
+	done
+	if [ -z "$why" ]; then tap 0 "exit $code, one line: $needles"; else
+		tap 1 "exit $code, one line: $needles:$why"
+		sed 's/^/#   /' "$TMPD/err" | head -3
+	fi
+}
+
+# ---- a binary without cJSON says so ----
+$BB compare "$TMPD/none-a.json" "$TMPD/none-b.json" >"$TMPD/out" 2>"$TMPD/err"
+if [ $? -eq 1 ] && grep -q "built without cJSON" "$TMPD/err"; then
+	tap 0 "compare in a binary built without cJSON says so and exits 1"
+	expect_exit 0 "compare --help still works" -- $BB compare --help
+	bad 2 "--bogus" -- $BB compare --bogus
+	bad 1 "built without cJSON" -- $BB report -o "$TMPD/r.html" "$TMPD/x.json"
+	exit 0
+fi
+
+D=$TMPD/runs
+mkdir -p "$D/A" "$D/B"
+mkrun "$D/a.json" label=PMU=1
+mkrun "$D/a2.json" label=PMU=1 noise=2
+mkrun "$D/same.json" label=PMU=0 noise=2
+mkrun "$D/slow.json" label=PMU=0 scale=1.1 noise=2
+mkrun "$D/fast.json" label=PMU=0 scale=0.95 noise=2
+mkrun "$D/fast2.json" label=PMU=0 scale=0.95
+mkrun "$D/env.json" label=PMU=0 noise=2 governor=powersave cflags=-O3 threads=1
+mkrun "$D/var.json" variants="c fast" fast=0.8
+
+# ---- a known regression ----
+expect_exit 0 "compare a regression exits 0 without --fail-on-regression" -- \
+	$BB compare "$D/a.json" "$D/slow.json"
+cp "$TMPD/out" "$TMPD/slow.txt"
+[ "$(grep -c ' regressed$' "$TMPD/slow.txt")" -eq 4 ]
+tap $? "a 9% slower run: all 4 STREAM kernels regressed"
+expect_grep "^  stream.triad.c.bandwidth .* -9.1% " "$TMPD/slow.txt" \
+	"the change of Triad is -9.1%"
+expect_grep "^stream: B is 9.1% slower (4 of 4 metrics, p<0.001)$" "$TMPD/slow.txt" \
+	"the summary sentence says B is 9.1% slower"
+expect_grep "^A: PMU=1 " "$TMPD/slow.txt" "the header shows A's label"
+expect_grep "^B: PMU=0 " "$TMPD/slow.txt" "the header shows B's label"
+expect_exit 1 "--fail-on-regression exits 1 on a regression" -- \
+	$BB compare --fail-on-regression "$D/a.json" "$D/slow.json"
+expect_exit 0 "--fail-on-regression exits 0 when nothing regressed" -- \
+	$BB compare --fail-on-regression "$D/a.json" "$D/fast.json"
+expect_exit 0 "a 10% change under a 15% threshold is not a regression" -- \
+	$BB compare --fail-on-regression --threshold 15% "$D/a.json" "$D/slow.json"
+expect_grep "no change beyond noise" "$TMPD/out" "  ... and is said to be within noise"
+
+# ---- improvement, no change ----
+$BB compare "$D/a.json" "$D/fast.json" >"$TMPD/fast.txt" 2>&1
+expect_grep "^stream: B is 5.3% faster (4 of 4 metrics, p<0.001)$" "$TMPD/fast.txt" \
+	"a 5% faster run is improved on all 4 kernels"
+$BB compare "$D/a.json" "$D/same.json" >"$TMPD/same.txt" 2>&1
+[ "$(grep -c ' no significant change$' "$TMPD/same.txt")" -eq 4 ]
+tap $? "the same samples in another order: no significant change"
+expect_grep "^stream: no change beyond noise (4 metrics: 4 no significant change)$" \
+	"$TMPD/same.txt" "  ... and the summary says so"
+! grep -q "^warning" "$TMPD/same.txt"
+tap $? "no warning when only the label differs"
+
+# ---- several runs a side ----
+expect_exit 0 "compare A1 A2 -- B1 B2 exits 0" -- \
+	$BB compare --csv "$TMPD/pooled.csv" "$D/a.json" "$D/a2.json" -- "$D/fast.json" "$D/fast2.json"
+expect_grep "(2 runs: " "$TMPD/out" "the header counts 2 runs a side"
+awk -F, 'NR > 1 && ($6 != 20 || $7 != 20) { bad = 1 } END { exit bad || NR != 5 }' "$TMPD/pooled.csv"
+tap $? "--csv: 4 rows, each pooling 20 samples a side"
+head -1 "$TMPD/pooled.csv" | grep -q '^key,applet,quantity,unit,better,n_a,n_b,median_a,'
+tap $? "--csv has its header"
+cp "$D/a.json" "$D/a2.json" "$D/A/"
+cp "$D/fast.json" "$D/fast2.json" "$D/B/"
+expect_exit 0 "compare DIR_A DIR_B exits 0" -- $BB compare "$D/A" "$D/B"
+expect_grep "B is 5.3% faster" "$TMPD/out" "  ... and pools the files of each directory"
+expect_exit 0 "--filter keeps only matching keys" -- $BB compare --filter triad "$D/a.json" "$D/slow.json"
+[ "$(grep -c 'bandwidth' "$TMPD/out")" -eq 1 ]
+tap $? "  ... one metric left"
+
+# ---- variants of one run ----
+expect_exit 0 "compare --variants RUN c fast exits 0" -- $BB compare --variants "$D/var.json" c fast
+expect_grep "^  stream.triad.\*.bandwidth .* improved$" "$TMPD/out" "--variants: fast beats c on Triad"
+expect_grep "^stream: B is 25.0% faster" "$TMPD/out" "--variants: the summary gives 25%"
+
+# ---- what moves numbers ----
+$BB compare "$D/a.json" "$D/env.json" >"$TMPD/env.txt" 2>&1
+expect_grep "^warning: A and B differ in cpufreq governor: A 'performance', B 'powersave'$" \
+	"$TMPD/env.txt" "warns that the governor differs"
+expect_grep "^warning: A and B differ in compiler flags: A '-O2', B '-O3'$" "$TMPD/env.txt" \
+	"warns that the compiler flags differ"
+expect_grep "^warning: A and B differ in stream threads: A '2', B '1'$" "$TMPD/env.txt" \
+	"warns that the thread count differs"
+
+# ---- two real runs of the same build ----
+for side in 1 2; do
+	$BB stream -s 256K -N 12 --json "$D/real$side-s.json" >/dev/null 2>&1
+	$BB lat --min 4K --max 256K --samples 6 --json "$D/real$side-l.json" >/dev/null 2>&1
+done
+$BB compare "$D/real1-s.json" "$D/real1-l.json" -- "$D/real2-s.json" "$D/real2-l.json" \
+	>"$TMPD/aa.txt" 2>&1
+total=$(grep -c '^  [a-z]*\.[^ ]* .* \(improved\|regressed\|within noise\|no significant change\)$' "$TMPD/aa.txt")
+claimed=$(grep -c ' \(improved\|regressed\)$' "$TMPD/aa.txt")
+echo "# two real runs: $claimed of $total metrics claimed a change"
+[ "$total" -ge 20 ] && [ $((claimed * 5)) -le "$total" ]
+tap $? "two real runs of the same build: no change claimed on at least 80% of metrics"
+
+# ---- bad results files: exit 2, one line naming the file and the key ----
+good=$D/a.json
+printf 'not json' >"$TMPD/notjson.json"
+bad 2 "notjson.json|not valid JSON" -- $BB compare "$TMPD/notjson.json" "$good"
+: >"$TMPD/empty.json"
+bad 2 "empty.json: empty file" -- $BB compare "$good" "$TMPD/empty.json"
+bad 2 "nosuch.json: cannot open" -- $BB compare "$good" "$TMPD/nosuch.json"
+sed 's/boardbench-results/other-results/' "$good" >"$TMPD/schema.json"
+bad 2 "schema.json: schema:|not a boardbench results file" -- $BB compare "$TMPD/schema.json" "$good"
+sed 's/"schema_version": 1/"schema_version": 9/' "$good" >"$TMPD/version.json"
+bad 2 "version.json: schema_version:|version 9" -- $BB compare "$good" "$TMPD/version.json"
+sed '0,/"work": 160000000/s//"work": "many"/' "$good" >"$TMPD/type.json"
+bad 2 "type.json: results[0].series[0].work: expected a finite number, got a string" -- \
+	$BB compare "$good" "$TMPD/type.json"
+sed '0,/"samples": /s//"samplez": /' "$good" >"$TMPD/missing.json"
+bad 2 "missing.json: results[0].series[0]: missing key \"samples\"" -- \
+	$BB compare "$good" "$TMPD/missing.json"
+sed '0,/"samples": \[/s//"samples": [null, /' "$good" >"$TMPD/nan.json"
+bad 2 "nan.json: results[0].series[0].samples[0]: expected a finite number, got null" -- \
+	$BB compare "$good" "$TMPD/nan.json"
+awk 'BEGIN { printf "{\"schema\": \"boardbench-results\", \"schema_version\": 1, \"results\": "
+	printf "[{\"applet\": \"x\", \"series\": [{\"name\": \"n\", \"variant\": \"v\", \"unit\": \"s\", "
+	printf "\"work\": 1, \"work_unit\": \"b\", \"discard\": 0, \"samples\": [1"
+	for (i = 0; i < 1048576; i++) printf ",1"
+	printf "]}]}]}\n" }' >"$TMPD/huge.json"
+bad 2 "huge.json: results[0].series[0].samples: 1048577 elements, more than" -- \
+	$BB compare "$good" "$TMPD/huge.json"
+awk 'BEGIN { printf "{\"schema\": \"boardbench-results\", \"schema_version\": 1, \"labels\": {\"x\": "
+	for (i = 0; i < 5000; i++) printf "["
+	for (i = 0; i < 5000; i++) printf "]"
+	printf "}, \"results\": []}\n" }' >"$TMPD/deep.json"
+bad 2 "deep.json: labels.x[0]|nested deeper than 32 levels" -- $BB compare "$good" "$TMPD/deep.json"
+mkdir "$TMPD/nojson"
+bad 2 "nojson: no *.json results files" -- $BB compare "$TMPD/nojson" "$D/B"
+
+# ---- bad usage ----
+bad 2 "expected two results files" -- $BB compare "$good"
+bad 2 "expected two results files" -- $BB compare "$good" "$good" "$good"
+bad 2 "'--' needs the runs of A" -- $BB compare "$good" --
+bad 2 "--alpha|'2'" -- $BB compare --alpha 2 "$good" "$good"
+bad 2 "--threshold|'abc'" -- $BB compare --threshold abc "$good" "$good"
+bad 2 "--variants needs" -- $BB compare --variants "$good" c
+bad 2 "--csv" -- $BB compare --csv "" "$good" "$good"
+bad 2 "--nope" -- $BB compare --nope "$good" "$good"
