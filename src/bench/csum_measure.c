@@ -2,10 +2,14 @@
  * of one variant on one size between two clock (and cycle counter)
  * readings, as the seed added up start and stop times; samples go into the
  * results model with per-call figures derived from the best and the
- * median.  Every measured variant's result on the measured buffer is
- * checked against the reference checksum.  Nothing is printed here. */
+ * median.  Size by size, the variants take their samples in alternating
+ * rounds (core/rounds.h: one sample each per round, the first rotating),
+ * so drift in the clock frequency falls on all of them alike.  Every
+ * measured variant's result on the measured buffer is checked against the
+ * reference checksum.  Nothing is printed here. */
 #include "csum_applet.h"
 #include "core/error.h"
+#include "core/rounds.h"
 #include "core/stats.h"
 
 #include <stdint.h>
@@ -142,26 +146,71 @@ static void derive(struct bb_series *t, const struct bb_series *c, const struct 
 	bb_kv_num(&t->values, csum_rate_key(c->unit), cbest > 0 ? (double)j->len * calls / cbest : 0);
 }
 
-static struct bb_series *measure(struct bb_result *r, const struct bb_run *run,
-				 const struct job *j, const char *name, const char *variant,
-				 int reps)
+/* ---- cells, measured in alternating rounds ---- */
+
+/* One variant on one row (a size, or a size and a kind of call): the job
+ * and its two series, seconds and counter. */
+struct cell {
+	struct job j;
+	struct bb_series *t, *c;
+};
+
+/* nvar variants by nrow rows, stored variant by variant, the order in
+ * which their series are added to the result. */
+struct grid {
+	const struct bb_run *run;
+	struct cell *cell;
+	int nvar, nrow;
+	int row;   /* the row being measured */
+};
+
+static void grid_new(struct grid *g, const struct bb_run *run, int nvar, int nrow)
+{
+	g->run = run;
+	g->nvar = nvar;
+	g->nrow = nrow;
+	g->row = 0;
+	g->cell = bb_xcalloc((size_t)(nvar > 0 ? nvar : 1) * (size_t)nrow, sizeof *g->cell);
+}
+
+static struct cell *grid_at(const struct grid *g, int v, int row)
+{
+	return &g->cell[v * g->nrow + row];
+}
+
+/* Adds the cell's series to the result: the time, then the counter. */
+static void cell_open(struct cell *k, struct bb_result *r, const struct bb_run *run,
+		      const char *name, const char *variant)
 {
 	char cname[96];
-	double work = (double)j->len * (double)j->calls, sec, count;
-	struct bb_series *t = bb_result_add_series(r, name, variant, "s", work, "bytes");
-	struct bb_series *c;
+	double work = (double)k->j.len * (double)k->j.calls;
 
+	k->t = bb_result_add_series(r, name, variant, "s", work, "bytes");
 	snprintf(cname, sizeof cname, "%s counter", name);
-	c = bb_result_add_series(r, cname, variant, run->cycles.unit, work, "bytes");
-	t->discard = c->discard = 1;
-	job_run(j, j->calls < 1000 ? j->calls : 1000);   /* warm caches and predictors */
-	for (int i = 0; i < reps; i++) {
-		job_sample(j, &run->cycles, &sec, &count);
-		bb_series_add(t, sec);
-		bb_series_add(c, count);
-	}
-	derive(t, c, j);
-	return t;
+	k->c = bb_result_add_series(r, cname, variant, run->cycles.unit, work, "bytes");
+	k->t->discard = k->c->discard = 1;
+}
+
+static void grid_turn(void *p, int round, int v)
+{
+	const struct grid *g = p;
+	struct cell *k = grid_at(g, v, g->row);
+	double sec, count;
+
+	if (round == 0)   /* warm caches and predictors before the first sample */
+		job_run(&k->j, k->j.calls < 1000 ? k->j.calls : 1000);
+	job_sample(&k->j, &g->run->cycles, &sec, &count);
+	bb_series_add(k->t, sec);
+	bb_series_add(k->c, count);
+}
+
+/* Row by row, reps rounds of every variant; then each cell's figures. */
+static void grid_measure(struct grid *g, int reps)
+{
+	for (g->row = 0; g->row < g->nrow; g->row++)
+		bb_rounds_run(reps, g->nvar, grid_turn, g);
+	for (int i = 0; i < g->nvar * g->nrow; i++)
+		derive(g->cell[i].t, g->cell[i].c, &g->cell[i].j);
 }
 
 /* ---- validation against the reference, on the measured buffer ---- */
@@ -224,16 +273,24 @@ static void measure_sums(struct bb_result *r, const struct bb_run *run,
 			 const struct csum_opts *o, const struct csum_plan *p,
 			 const struct csum_buffers *b)
 {
+	struct grid g;
 	char name[64];
 
+	grid_new(&g, run, p->nsum, o->nsizes);
 	for (int v = 0; v < p->nsum; v++)
 		for (int s = 0; s < o->nsizes; s++) {
-			struct job j = { JOB_SUM, p->sum[v]->fn, NULL, NULL, b->src, NULL,
-					 o->sizes[s], o->calls };
+			struct cell *k = grid_at(&g, v, s);
+			k->j = (struct job){ JOB_SUM, p->sum[v]->fn, NULL, NULL, b->src, NULL,
+					     o->sizes[s], o->calls };
 			csum_series_name(name, sizeof name, "", o->sizes[s]);
-			struct bb_series *t = measure(r, run, &j, name, p->sum[v]->name, o->reps);
-			check_sum(r, t, p->sum[v]->name, j.sum, b->src, j.len);
+			cell_open(k, r, run, name, p->sum[v]->name);
 		}
+	grid_measure(&g, o->reps);
+	for (int v = 0; v < p->nsum; v++)
+		for (int s = 0; s < o->nsizes; s++)
+			check_sum(r, grid_at(&g, v, s)->t, p->sum[v]->name, p->sum[v]->fn, b->src,
+				  o->sizes[s]);
+	free(g.cell);
 }
 
 /* improvement_pct = (t_baseline - t) / t_baseline, as the seed's column. */
@@ -255,54 +312,79 @@ static void add_improvements(struct bb_result *r, const struct csum_opts *o,
 	}
 }
 
+/* Rows 2s and 2s+1: size s, independent calls and then chained ones. */
 static void measure_latency(struct bb_result *r, const struct bb_run *run,
 			    const struct csum_opts *o, const struct csum_plan *p,
 			    const struct csum_buffers *b)
 {
+	struct grid g;
 	char name[64];
 
+	grid_new(&g, run, p->nsum, 2 * o->nsizes);
 	for (int v = 0; v < p->nsum; v++)
-		for (int s = 0; s < o->nsizes; s++) {
-			struct job j = { JOB_SUM, p->sum[v]->fn, NULL, NULL, b->src, NULL,
-					 o->sizes[s], o->calls };
-			csum_series_name(name, sizeof name, "", o->sizes[s]);
-			struct bb_series *t = measure(r, run, &j, name, p->sum[v]->name, o->reps);
-			check_sum(r, t, p->sum[v]->name, j.sum, b->src, j.len);
-			j.kind = JOB_CHAIN;
-			csum_series_name(name, sizeof name, "latency", o->sizes[s]);
-			measure(r, run, &j, name, p->sum[v]->name, o->reps);
+		for (int row = 0; row < g.nrow; row++) {
+			struct cell *k = grid_at(&g, v, row);
+			size_t len = o->sizes[row / 2];
+			k->j = (struct job){ row % 2 ? JOB_CHAIN : JOB_SUM, p->sum[v]->fn, NULL, NULL,
+					     b->src, NULL, len, o->calls };
+			csum_series_name(name, sizeof name, row % 2 ? "latency" : "", len);
+			cell_open(k, r, run, name, p->sum[v]->name);
 		}
+	grid_measure(&g, o->reps);
+	for (int v = 0; v < p->nsum; v++)
+		for (int s = 0; s < o->nsizes; s++)
+			check_sum(r, grid_at(&g, v, 2 * s)->t, p->sum[v]->name, p->sum[v]->fn, b->src,
+				  o->sizes[s]);
+	free(g.cell);
 }
 
+/* Rows: IPv4 header lengths of 5..15 words. */
 static void measure_ip(struct bb_result *r, const struct bb_run *run, const struct csum_opts *o,
 		       const struct csum_plan *p, const struct csum_buffers *b)
 {
+	struct grid g;
 	char name[64];
 
+	grid_new(&g, run, p->nip, 11);
 	for (int v = 0; v < p->nip; v++)
-		for (unsigned ihl = 5; ihl <= 15; ihl++) {
-			struct job j = { JOB_IP, NULL, p->ip[v]->fn, NULL, b->src, NULL, 4 * ihl,
-					 o->calls };
-			csum_series_name(name, sizeof name, "ip", j.len);
-			struct bb_series *t = measure(r, run, &j, name, p->ip[v]->name, o->reps);
-			check_ip(r, t, p->ip[v]->name, j.ip, b->src, j.len);
+		for (int row = 0; row < g.nrow; row++) {
+			struct cell *k = grid_at(&g, v, row);
+			k->j = (struct job){ JOB_IP, NULL, p->ip[v]->fn, NULL, b->src, NULL,
+					     4 * (size_t)(row + 5), o->calls };
+			csum_series_name(name, sizeof name, "ip", k->j.len);
+			cell_open(k, r, run, name, p->ip[v]->name);
 		}
+	grid_measure(&g, o->reps);
+	for (int v = 0; v < p->nip; v++)
+		for (int row = 0; row < g.nrow; row++) {
+			struct cell *k = grid_at(&g, v, row);
+			check_ip(r, k->t, p->ip[v]->name, k->j.ip, b->src, k->j.len);
+		}
+	free(g.cell);
 }
 
 static void measure_copy(struct bb_result *r, const struct bb_run *run,
 			 const struct csum_opts *o, const struct csum_plan *p,
 			 const struct csum_buffers *b)
 {
+	struct grid g;
 	char name[64];
 
+	grid_new(&g, run, p->ncopy, o->nsizes);
 	for (int v = 0; v < p->ncopy; v++)
 		for (int s = 0; s < o->nsizes; s++) {
-			struct job j = { JOB_COPY, NULL, NULL, p->copy[v]->fn, b->src, b->dst,
-					 o->sizes[s], o->calls };
+			struct cell *k = grid_at(&g, v, s);
+			k->j = (struct job){ JOB_COPY, NULL, NULL, p->copy[v]->fn, b->src, b->dst,
+					     o->sizes[s], o->calls };
 			csum_series_name(name, sizeof name, "copy", o->sizes[s]);
-			struct bb_series *t = measure(r, run, &j, name, p->copy[v]->name, o->reps);
-			check_copy(r, t, p->copy[v]->name, j.copy, b, j.len);
+			cell_open(k, r, run, name, p->copy[v]->name);
 		}
+	grid_measure(&g, o->reps);
+	for (int v = 0; v < p->ncopy; v++)
+		for (int s = 0; s < o->nsizes; s++)
+			check_copy(r, grid_at(&g, v, s)->t, p->copy[v]->name, p->copy[v]->fn, b,
+				   o->sizes[s]);
+	free(g.cell);
 }
 
 /* ---- running a benchmark mode ---- */
@@ -328,6 +410,7 @@ static void record_params(struct bb_result *r, const struct bb_run *run,
 	bb_kv_str(&r->params, "sizes", buf);
 	bb_kv_int(&r->params, "calls", (long long)o->calls);
 	bb_kv_int(&r->params, "reps", o->reps);
+	bb_kv_str(&r->params, "rounds", "alternating");
 	bb_kv_int(&r->params, "offset", (long long)o->offset);
 	bb_kv_str(&r->params, "baseline", p->baseline->name);
 	buf[0] = '\0';

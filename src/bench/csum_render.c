@@ -248,6 +248,31 @@ static void render_latency(FILE *f, const struct bb_result *r)
 	fputc('\n', f);
 }
 
+static int list_count(const char *list)
+{
+	char v[64];
+	int n = 0;
+
+	while (csum_list_nth(list, n, v, sizeof v))
+		n++;
+	return n;
+}
+
+/* How the samples were taken, when a table had anything to alternate. */
+static void render_rounds_note(FILE *f, const struct bb_result *r)
+{
+	static const char *const keys[] = { "variants", "ip_variants", "copy_variants" };
+	int most = 0;
+
+	for (int i = 0; i < 3; i++) {
+		int n = list_count(csum_param_str(r, keys[i]));
+		most = n > most ? n : most;
+	}
+	if (most > 1 && strcmp(csum_param_str(r, "rounds"), "alternating") == 0)
+		fprintf(f, "Variants alternate round by round (ABAB..., the first rotating), "
+			   "size by size.\n");
+}
+
 static void render_footer(FILE *f, const struct bb_result *r)
 {
 	const char *unsup = csum_param_str(r, "unsupported");
@@ -263,8 +288,10 @@ void csum_render(FILE *f, const struct bb_result *r)
 	char v[64];
 
 	fprintf(f, "boardbench csum: Internet checksum (RFC 1071), %.0f calls per size, "
-		   "buffer at a 64-byte boundary + %.0f\n\n",
+		   "buffer at a 64-byte boundary + %.0f\n",
 		bb_kv_getnum(&r->params, "calls", 0), bb_kv_getnum(&r->params, "offset", 0));
+	render_rounds_note(f, r);
+	fputc('\n', f);
 	if (strcmp(csum_param_str(r, "mode"), "latency") == 0) {
 		render_latency(f, r);
 	} else {

@@ -178,6 +178,7 @@ static void record_params(struct bb_result *r, const struct bb_run *run,
 	bb_kv_str(&r->params, "ops", list);
 	bb_kv_str(&r->params, "unsupported", p->unsupported);
 	bb_kv_int(&r->params, "repeat", o->repeat);
+	bb_kv_str(&r->params, "rounds", "alternating");
 	bb_kv_str(&r->params, "counter", run->cycles.name);
 	bb_kv_str(&r->params, "counter_unit", run->cycles.unit);
 	bb_kv_bool(&r->params, "counter_core_cycles", run->cycles.core_cycles);
@@ -265,7 +266,9 @@ static const char mem_help[] =
 	"      --list         list the variants and whether this CPU can run them\n"
 	BB_COMMON_HELP
 	"\n"
-	"Improvement = (baseline - variant) / baseline.  Every result is validated\n"
+	"Improvement = (baseline - variant) / baseline.  In each row the variants\n"
+	"alternate round by round (ABAB...), one sample each per round, a different\n"
+	"one first each round, so drift hits them alike.  Every result is validated\n"
 	"after measuring (memcmp for copies).  Exit status: 0 ok, 1 a wrong result or a\n"
 	"resource failure, 2 a bad option.\n";
 

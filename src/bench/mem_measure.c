@@ -12,12 +12,22 @@
  *          given), in seconds per sample; rates are bytes copied (counted
  *          once) per second.
  *
+ * Each row of a table (an operation, a page case, a size) is measured in
+ * rounds: every variant that has code for it takes one sample per round,
+ * in turn, the first rotating (core/rounds.h), so drift in the clock
+ * frequency falls on all of them alike.  The first round warms up and is
+ * kept but left out of the statistics.
+ *
  * Kernels are called through the table's function pointers, hidden from
- * the optimiser, with an asm memory barrier after each call; every result
- * is validated (memcmp for copies) after it was measured.
+ * the optimiser, with an asm memory barrier after each call.  The
+ * variants of a row share their buffers, so after the rounds each one is
+ * validated (memcmp for copies) on a destination poisoned first: one call
+ * more, unmeasured (tot: its last and longest length, which a sample
+ * leaves behind; sweep: the size), or one pass more for the page rows.
  */
 #include "mem_applet.h"
 #include "core/error.h"
+#include "core/rounds.h"
 #include "core/stats.h"
 #include "core/timer.h"
 
@@ -27,7 +37,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define POISON 0xa5           /* the destination before a cell; never a result */
+#define POISON 0xa5           /* the destination before a check; never a result */
 #define SET_VALUE 0           /* memset fills with 0, the common case */
 #define HOT_MIN_PAGES 16
 #define HOT_MAX_PAGES (1u << 22)
@@ -111,15 +121,43 @@ static void summarise(struct bb_series *s)
 	bb_kv_num(&s->values, "cv", st.cv);
 }
 
-/* One warm-up sample (kept, but left out of the statistics), then repeat;
- * each sample is the counter over fn, divided by per. */
-static void sample_counts(const struct bb_run *run, struct bb_series *s, int repeat, double per,
-			  work_fn fn, void *ctx)
+/* ---- rounds: the variants of one row take their samples in turn ---- */
+
+/* One variant's cell of a row: its series and the pass a sample times. */
+struct cell {
+	struct bb_series *s;
+	work_fn fn;
+	void *ctx;
+	double per;   /* a sample is the counter over fn, divided by per; 0: seconds */
+};
+
+struct row {
+	const struct bb_run *run;
+	struct cell cell[MEM_MAX_RUN];
+	int n;
+};
+
+static void row_turn(void *p, int round, int i)
 {
-	s->discard = 1;
-	for (int i = 0; i <= repeat; i++)
-		bb_series_add(s, count_once(run, fn, ctx) / per);
-	summarise(s);
+	struct row *w = p;
+	const struct cell *c = &w->cell[i];
+
+	(void)round;
+	if (c->per > 0)
+		bb_series_add(c->s, count_once(w->run, c->fn, c->ctx) / c->per);
+	else
+		bb_series_add(c->s, seconds_once(c->fn, c->ctx));
+}
+
+/* One warm-up round (kept, but left out of the statistics), then repeat
+ * rounds, the variants alternating; then each series is summarised. */
+static void row_measure(struct row *w, int repeat)
+{
+	bb_rounds_run(repeat + 1, w->n, row_turn, w);
+	for (int i = 0; i < w->n; i++) {
+		w->cell[i].s->discard = 1;
+		summarise(w->cell[i].s);
+	}
 }
 
 static struct bb_series *add_series(struct bb_result *r, const struct bb_run *run,
@@ -147,6 +185,58 @@ static int all_bytes(const unsigned char *p, size_t n, unsigned char b)
 	return 1;
 }
 
+/* ---- single calls: the sweep's pass, and the check after the rounds ---- */
+
+struct sweep_ctx {
+	const struct mem_variant *v;
+	enum mem_op op;
+	unsigned char *dst;
+	const unsigned char *src;
+	size_t n, iters;
+	uint64_t last;
+};
+
+static void sweep_pass(void *p)
+{
+	struct sweep_ctx *c = p;
+	mem_copy_fn copy = c->v->copy;
+	mem_set_fn set = c->v->set;
+	mem_read_fn read = c->v->read;
+
+	__asm__("" : "+r"(copy), "+r"(set), "+r"(read));
+	for (size_t i = 0; i < c->iters; i++) {
+		if (c->op == MEM_MEMCPY)
+			copy(c->dst, c->src, c->n);
+		else if (c->op == MEM_MEMSET)
+			set(c->dst, SET_VALUE, c->n);
+		else
+			c->last = read(c->src, c->n);
+		barrier(c->dst);
+	}
+}
+
+static int sweep_valid(const struct sweep_ctx *c)
+{
+	switch (c->op) {
+	case MEM_MEMCPY: return memcmp(c->dst, c->src, c->n) == 0;
+	case MEM_MEMSET: return all_bytes(c->dst, c->n, SET_VALUE);
+	default: return c->last == mem_ref_sum(c->src, c->n);
+	}
+}
+
+/* After the rounds: one call more, unmeasured, on a poisoned destination;
+ * tot checks its last length, as its last call of a sample left it. */
+static void call_check(struct bb_result *r, const struct mem_variant *v, enum mem_op op,
+		       unsigned char *dst, const unsigned char *src, size_t n)
+{
+	struct sweep_ctx c = { v, op, dst, src, n, 1, 0 };
+
+	memset(dst, POISON, n);
+	sweep_pass(&c);
+	if (!sweep_valid(&c))
+		invalid(r, mem_op_name(op), v, n);
+}
+
 /* ---- tot: every length 2..4095, four times ---- */
 
 struct tot_ctx {
@@ -155,7 +245,7 @@ struct tot_ctx {
 	unsigned char *dst;
 	const unsigned char *src;
 	size_t sweeps;   /* whole sweeps per sample */
-	uint64_t last;   /* the last read's sum, for validation */
+	uint64_t last;   /* the last read's sum: the reads cannot be dropped */
 };
 
 static void tot_pass(void *p)
@@ -193,15 +283,6 @@ static void tot_calibrate(const struct bb_run *run, struct tot_ctx *t)
 	for (t->sweeps = 1; t->sweeps < 1024; t->sweeps *= 2)
 		if (seconds_once(tot_pass, t) >= min)
 			break;
-}
-
-static int tot_valid(const struct tot_ctx *t)
-{
-	switch (t->op) {
-	case MEM_MEMCPY: return memcmp(t->dst, t->src, MEM_TOT_MAX_LEN) == 0;
-	case MEM_MEMSET: return all_bytes(t->dst, MEM_TOT_MAX_LEN, SET_VALUE);
-	default: return t->last == mem_ref_sum(t->src, MEM_TOT_MAX_LEN);
-	}
 }
 
 /* ---- pages: hot, cold and cold+use ---- */
@@ -268,65 +349,97 @@ static int page_valid(const struct page_ctx *c, size_t bytes)
 	return all_bytes(c->dst, bytes, 0);
 }
 
-/* One hot cell: one page pair, again and again. */
-static void hot_cell(struct bb_run *run, struct bb_result *r, const char *name,
-		     struct page_ctx *c, int repeat)
+/* After the rounds: one pass more, unmeasured, on a poisoned destination
+ * (hot: the one page; cold: the whole arena, bytes long). */
+static void page_check(struct bb_result *r, const struct page_ctx *pc, size_t bytes)
+{
+	struct page_ctx c = *pc;
+
+	if (!c.order)
+		c.npages = 1;
+	c.use = 0;
+	memset(c.dst, POISON, bytes);
+	page_pass(&c);
+	if (!page_valid(&c, bytes))
+		invalid(r, mem_op_name(c.op), c.v, bytes);
+}
+
+/* A hot cell: one page pair, again and again, as many pages per sample as
+ * last the minimum sample. */
+static struct cell hot_cell(const struct bb_run *run, struct bb_result *r, const char *name,
+			    struct page_ctx *c)
 {
 	struct bb_series *s = add_series(r, run, name, c->v, MEM_PAGE);
 
 	c->order = NULL;
 	c->use = 0;
-	memset(c->dst, POISON, MEM_PAGE);
 	hot_pages(run, c);
 	bb_kv_int(&s->values, "pages_per_sample", (long long)c->npages);
-	sample_counts(run, s, repeat, (double)c->npages, page_pass, c);
-	if (!page_valid(c, MEM_PAGE))
-		invalid(r, mem_op_name(c->op), c->v, MEM_PAGE);
+	return (struct cell){ s, page_pass, c, (double)c->npages };
 }
 
 /* ---- tot ---- */
 
-static void tot_page_cells(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
-			   const struct mem_plan *p, enum mem_op op, unsigned char *dst,
-			   const unsigned char *src)
+static void tot_page_row(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+			 const struct mem_plan *p, enum mem_op op, unsigned char *dst,
+			 const unsigned char *src)
 {
+	struct page_ctx c[MEM_MAX_RUN];
+	struct row w = { .run = run, .n = 0 };
 	char name[32];
 
 	snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
 	for (int i = 0; i < p->nrun; i++) {
-		struct page_ctx c = { p->run[i], op, dst, src, NULL, 0, 0 };
-		if (mem_variant_has(c.v, op))
-			hot_cell(run, r, name, &c, o->repeat);
+		if (!mem_variant_has(p->run[i], op))
+			continue;
+		c[w.n] = (struct page_ctx){ p->run[i], op, dst, src, NULL, 0, 0 };
+		w.cell[w.n] = hot_cell(run, r, name, &c[w.n]);
+		w.n++;
 	}
+	row_measure(&w, o->repeat);
+	for (int i = 0; i < w.n; i++)
+		page_check(r, &c[i], MEM_PAGE);
+}
+
+/* A tot row: every length 2..4095, as many sweeps per sample as last the
+ * minimum sample, found for each variant before the rounds. */
+static void tot_row(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		    const struct mem_plan *p, enum mem_op op, unsigned char *dst,
+		    const unsigned char *src)
+{
+	struct tot_ctx t[MEM_MAX_RUN];
+	struct row w = { .run = run, .n = 0 };
+	char name[32];
+
+	snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
+	for (int i = 0; i < p->nrun; i++) {
+		struct tot_ctx *c = &t[w.n];
+		if (!mem_variant_has(p->run[i], op))
+			continue;
+		*c = (struct tot_ctx){ p->run[i], op, dst, src, 1, 0 };
+		tot_calibrate(run, c);
+		w.cell[w.n] = (struct cell){ add_series(r, run, name, c->v, tot_bytes()), tot_pass, c,
+					     (double)c->sweeps };
+		bb_kv_int(&w.cell[w.n].s->values, "sweeps_per_sample", (long long)c->sweeps);
+		w.n++;
+	}
+	row_measure(&w, o->repeat);
+	for (int i = 0; i < w.n; i++)
+		call_check(r, t[i].v, op, dst, src, MEM_TOT_MAX_LEN);
 }
 
 void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
 		     const struct mem_plan *p)
 {
 	unsigned char *src = map_buffer(2 * MEM_PAGE, "tot"), *dst = src + MEM_PAGE;
-	char name[32];
 
 	fill_pattern(src, MEM_PAGE);
 	for (int k = 0; k < p->nops; k++) {
 		enum mem_op op = p->ops[k];
-		if (op == MEM_COPY_PAGE || op == MEM_CLEAR_PAGE) {
-			tot_page_cells(run, r, o, p, op, dst, src);
-			continue;
-		}
-		snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
-		for (int i = 0; i < p->nrun; i++) {
-			struct tot_ctx t = { p->run[i], op, dst, src, 1, 0 };
-			struct bb_series *s;
-			if (!mem_variant_has(t.v, op))
-				continue;
-			memset(dst, POISON, MEM_PAGE);
-			tot_calibrate(run, &t);
-			s = add_series(r, run, name, t.v, tot_bytes());
-			bb_kv_int(&s->values, "sweeps_per_sample", (long long)t.sweeps);
-			sample_counts(run, s, o->repeat, (double)t.sweeps, tot_pass, &t);
-			if (!tot_valid(&t))
-				invalid(r, mem_op_name(op), t.v, MEM_TOT_MAX_LEN);
-		}
+		if (op == MEM_COPY_PAGE || op == MEM_CLEAR_PAGE)
+			tot_page_row(run, r, o, p, op, dst, src);
+		else
+			tot_row(run, r, o, p, op, dst, src);
 	}
 	munmap(src, 2 * MEM_PAGE);
 }
@@ -374,30 +487,55 @@ struct arena {
 	uint32_t *order;
 };
 
-static void cold_cell(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
-		      const struct arena *a, const struct mem_variant *v, enum mem_op op, int use)
+/* A cold cell: every page of the arena in random order; use: each page is
+ * read right after. */
+static struct cell cold_cell(const struct bb_run *run, struct bb_result *r,
+			     const struct arena *a, struct page_ctx *c, int use)
 {
 	char name[40];
-	struct page_ctx c = { v, op, a->dst, a->src, a->order, a->npages, use };
 
-	snprintf(name, sizeof name, "%s %s", mem_op_name(op), use ? "cold+use" : "cold");
-	memset(a->dst, POISON, a->bytes);
-	sample_counts(run, add_series(r, run, name, v, MEM_PAGE), o->repeat, (double)a->npages,
-		      page_pass, &c);
-	if (!page_valid(&c, a->bytes))
-		invalid(r, mem_op_name(op), v, a->bytes);
+	snprintf(name, sizeof name, "%s %s", mem_op_name(c->op), use ? "cold+use" : "cold");
+	c->order = a->order;
+	c->npages = a->npages;
+	c->use = use;
+	return (struct cell){ add_series(r, run, name, c->v, MEM_PAGE), page_pass, c,
+			      (double)a->npages };
 }
 
-static void page_cells(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
-		       const struct arena *a, const struct mem_variant *v, enum mem_op op)
+#define PAGE_CASES 3   /* hot, cold, cold+use */
+
+/* One operation: each variant's series (hot, cold, cold+use, as before
+ * the rounds existed), then the rows of the three cases, then every
+ * result checked, variant by variant. */
+static void page_op(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		    const struct mem_plan *p, const struct arena *a, enum mem_op op)
 {
+	struct page_ctx c[PAGE_CASES][MEM_MAX_RUN];
+	struct row w[PAGE_CASES];
 	char name[40];
-	struct page_ctx c = { v, op, a->dst, a->src, NULL, 0, 0 };
+	int n = 0;
 
 	snprintf(name, sizeof name, "%s hot", mem_op_name(op));
-	hot_cell(run, r, name, &c, o->repeat);
-	cold_cell(run, r, o, a, v, op, 0);
-	cold_cell(run, r, o, a, v, op, 1);
+	for (int i = 0; i < p->nrun; i++) {
+		if (!mem_variant_has(p->run[i], op))
+			continue;
+		for (int k = 0; k < PAGE_CASES; k++)
+			c[k][n] = (struct page_ctx){ p->run[i], op, a->dst, a->src, NULL, 0, 0 };
+		w[0].cell[n] = hot_cell(run, r, name, &c[0][n]);
+		w[1].cell[n] = cold_cell(run, r, a, &c[1][n], 0);
+		w[2].cell[n] = cold_cell(run, r, a, &c[2][n], 1);
+		n++;
+	}
+	for (int k = 0; k < PAGE_CASES; k++) {
+		w[k].run = run;
+		w[k].n = n;
+		row_measure(&w[k], o->repeat);
+	}
+	for (int i = 0; i < n; i++) {
+		page_check(r, &c[0][i], MEM_PAGE);
+		page_check(r, &c[1][i], a->bytes);
+		page_check(r, &c[2][i], a->bytes);
+	}
 }
 
 void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
@@ -415,43 +553,13 @@ void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_
 	bb_kv_int(&r->params, "arena_bytes", (long long)a.bytes);
 	bb_kv_int(&r->params, "llc_bytes_sysfs", (long long)bb_sysinfo_largest_cache(&run->sys));
 	for (int k = 0; k < p->nops; k++)
-		for (int i = 0; i < p->nrun; i++)
-			if (mem_variant_has(p->run[i], p->ops[k]))
-				page_cells(run, r, o, &a, p->run[i], p->ops[k]);
+		page_op(run, r, o, p, &a, p->ops[k]);
 	free(a.order);
 	munmap(a.src, a.bytes);
 	munmap(a.dst, a.bytes);
 }
 
 /* ---- sweep ---- */
-
-struct sweep_ctx {
-	const struct mem_variant *v;
-	enum mem_op op;
-	unsigned char *dst;
-	const unsigned char *src;
-	size_t n, iters;
-	uint64_t last;
-};
-
-static void sweep_pass(void *p)
-{
-	struct sweep_ctx *c = p;
-	mem_copy_fn copy = c->v->copy;
-	mem_set_fn set = c->v->set;
-	mem_read_fn read = c->v->read;
-
-	__asm__("" : "+r"(copy), "+r"(set), "+r"(read));
-	for (size_t i = 0; i < c->iters; i++) {
-		if (c->op == MEM_MEMCPY)
-			copy(c->dst, c->src, c->n);
-		else if (c->op == MEM_MEMSET)
-			set(c->dst, SET_VALUE, c->n);
-		else
-			c->last = read(c->src, c->n);
-		barrier(c->dst);
-	}
-}
 
 /* Calls per sample: doubled until a sample lasts the minimum sample. */
 static void sweep_calibrate(const struct bb_run *run, struct sweep_ctx *c)
@@ -463,37 +571,48 @@ static void sweep_calibrate(const struct bb_run *run, struct sweep_ctx *c)
 			break;
 }
 
-static int sweep_valid(const struct sweep_ctx *c)
-{
-	switch (c->op) {
-	case MEM_MEMCPY: return memcmp(c->dst, c->src, c->n) == 0;
-	case MEM_MEMSET: return all_bytes(c->dst, c->n, SET_VALUE);
-	default: return c->last == mem_ref_sum(c->src, c->n);
-	}
-}
-
-static void sweep_cell(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
-		       struct sweep_ctx *c)
+/* A sweep cell: calls per sample found before the rounds; samples in s. */
+static struct cell sweep_cell(const struct bb_run *run, struct bb_result *r,
+			      struct sweep_ctx *c)
 {
 	char name[48];
-	struct bb_series *s;
 
-	memset(c->dst, POISON, c->n);
 	sweep_calibrate(run, c);
 	snprintf(name, sizeof name, "%s:%zu", mem_op_name(c->op), c->n);
-	s = bb_result_add_series(r, name, c->v->name, "s", (double)c->n * (double)c->iters,
-				 "bytes");
-	s->discard = 1;
-	for (int i = 0; i <= o->repeat; i++)
-		bb_series_add(s, seconds_once(sweep_pass, c));
-	summarise(s);
+	return (struct cell){ bb_result_add_series(r, name, c->v->name, "s",
+						   (double)c->n * (double)c->iters, "bytes"),
+			      sweep_pass, c, 0 };
+}
+
+/* After the rounds: the rates, then the check. */
+static void sweep_finish(struct bb_result *r, struct bb_series *s, const struct sweep_ctx *c)
+{
 	bb_kv_int(&s->values, "size_bytes", (long long)c->n);
 	bb_kv_int(&s->values, "calls_per_sample", (long long)c->iters);
 	bb_kv_num(&s->values, "best_GBps", s->work / bb_kv_getnum(&s->values, "best", 1) / 1e9);
 	bb_kv_num(&s->values, "median_GBps",
 		  s->work / bb_kv_getnum(&s->values, "median", 1) / 1e9);
-	if (!sweep_valid(c))
-		invalid(r, mem_op_name(c->op), c->v, c->n);
+	call_check(r, c->v, c->op, c->dst, c->src, c->n);
+}
+
+/* One size and operation: the variants that have code for it alternate. */
+static void sweep_row(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
+		      const struct mem_plan *p, struct sweep_ctx *proto)
+{
+	struct sweep_ctx c[MEM_MAX_RUN];
+	struct row w = { .run = run, .n = 0 };
+
+	for (int i = 0; i < p->nrun; i++) {
+		if (!mem_variant_has(p->run[i], proto->op))
+			continue;
+		c[w.n] = *proto;
+		c[w.n].v = p->run[i];
+		w.cell[w.n] = sweep_cell(run, r, &c[w.n]);
+		w.n++;
+	}
+	row_measure(&w, o->repeat);
+	for (int i = 0; i < w.n; i++)
+		sweep_finish(r, w.cell[i].s, &c[i]);
 }
 
 /* The k-th size: min * 2^(k/4), in multiples of 16 bytes from 64 up. */
@@ -561,12 +680,10 @@ void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem
 		if (n == prev)
 			continue;
 		prev = n;
-		for (int j = 0; j < p->nops; j++)
-			for (int i = 0; i < p->nrun; i++) {
-				struct sweep_ctx c = { p->run[i], p->ops[j], dst, src, n, 0, 0 };
-				if (mem_variant_has(c.v, c.op))
-					sweep_cell(run, r, o, &c);
-			}
+		for (int j = 0; j < p->nops; j++) {
+			struct sweep_ctx c = { NULL, p->ops[j], dst, src, n, 0, 0 };
+			sweep_row(run, r, o, p, &c);
+		}
 	}
 	munmap(src, bytes);
 	munmap(dst, bytes);

@@ -325,6 +325,17 @@ static void render_sweep(FILE *f, const struct bb_result *r)
 		render_sweep_op(f, r, ops.v[k], &cols);
 }
 
+/* How the samples were taken, when there was anything to alternate. */
+static void render_rounds_note(FILE *f, const struct bb_result *r)
+{
+	struct names cols;
+
+	split_param(r, "variants", &cols);
+	if (cols.n > 1 && strcmp(param_str(r, "rounds"), "alternating") == 0)
+		fprintf(f, "rounds: variants alternate round by round (ABAB..., the first "
+			   "rotating)\n");
+}
+
 void mem_render(FILE *f, const struct bb_result *r)
 {
 	const char *mode = param_str(r, "mode");
@@ -339,6 +350,7 @@ void mem_render(FILE *f, const struct bb_result *r)
 		else
 			render_tot_notes(f, r);
 	}
+	render_rounds_note(f, r);
 	if (unsup[0])
 		fprintf(f, "unsupported on this CPU (not run): %s\n", unsup);
 	fprintf(f, "validation: %s\n", r->ok ? "every result checked after measuring (memcmp "

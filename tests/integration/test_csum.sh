@@ -5,7 +5,10 @@
 # baseline), --latency, --list, --json, unsupported variants listed, and
 # --data agreeing with an independent RFC 1071 sum (od + awk, below) on
 # random files of odd and even lengths at odd and even offsets.  Bad
-# values exit 2 with one line; the selftest row passes.
+# values exit 2 with one line; the selftest row passes.  Size by size the
+# variants alternate round by round: the text says so, the JSON records
+# it, and every series keeps the same samples, in the same order, as when
+# the variants ran one after another.
 . tests/integration/lib.sh
 
 TAB=$(printf '\t')
@@ -37,6 +40,8 @@ expect_grep "^Improvement over ref16" "$TMPD/text" "improvement over the default
 expect_grep "^Total  *0\.0%  *-*[0-9.]*%  *-*[0-9.]*%$" "$TMPD/text" "a Total improvement row"
 expect_grep "^every measured variant agrees with the reference checksum$" "$TMPD/text" \
 	"every measured variant is checked against the reference"
+expect_grep "^Variants alternate round by round (ABAB\.\.\., the first rotating), size by size\.$" \
+	"$TMPD/text" "the text says the variants alternate round by round"
 
 expect_exit 0 "csum --baseline generic32 --sizes 40,1500 exits 0" -- \
 	$BB csum $FAST --variant c64 --baseline generic32 --sizes 40,1500
@@ -53,6 +58,43 @@ expect_grep '"applet": "csum"' "$TMPD/c.json" "the JSON holds the csum result"
 expect_grep '"name": "bytes=4096"' "$TMPD/c.json" "the JSON holds a series per size"
 expect_grep '"improvement_pct"' "$TMPD/c.json" "the JSON holds the improvement"
 expect_grep '"samples"' "$TMPD/c.json" "the JSON keeps the raw samples"
+
+# ---- alternating rounds: the same series and samples as before ----
+expect_exit 0 "csum -r 3 --sizes 40,1500 --variant generic32,c64 --json exits 0" -- \
+	$BB csum -N 20 -r 3 --sizes 40,1500 --variant generic32,c64 --json "$TMPD/r.json"
+jqr() {  # jq-expression description
+	jq -e "$1" "$TMPD/r.json" >/dev/null 2>&1
+	tap $? "$2"
+}
+jqr '.results[0].params.rounds == "alternating"' "JSON records that the variants alternate"
+jqr '[.results[0].series[] | "\(.variant) \(.name)"] == [
+	"ref16 bytes=40", "ref16 bytes=40 counter", "ref16 bytes=1500", "ref16 bytes=1500 counter",
+	"generic32 bytes=40", "generic32 bytes=40 counter",
+	"generic32 bytes=1500", "generic32 bytes=1500 counter",
+	"c64 bytes=40", "c64 bytes=40 counter", "c64 bytes=1500", "c64 bytes=1500 counter"]' \
+	"series variant by variant, time then counter, as before the rounds alternated"
+jqr '[.results[0].series[] | (.samples | length) == 3 and .discard == 1] | all' \
+	"every series keeps all 3 runs, the first dropped"
+jqr '[.results[0].series[] | select(.name | endswith("counter") | not)
+	| .values.checked == true and .values.calls == 20 and .values.ns_per_call > 0] | all' \
+	"every time series is checked and has its per-call figures"
+jqr '[.results[0].series[] | select(.name | endswith("counter") | not)
+	| .values | has("improvement_pct")] | all' "every size has its improvement"
+
+expect_exit 0 "csum --latency -r 3 --json exits 0" -- \
+	$BB csum --latency -N 20 -r 3 --sizes 40 --variant c64 --json "$TMPD/r.json"
+expect_grep "^Variants alternate round by round" "$TMPD/out" \
+	"--latency says the variants alternate round by round"
+jqr '[.results[0].series[] | "\(.variant) \(.name) \(.samples | length)"] == [
+	"ref16 bytes=40 3", "ref16 bytes=40 counter 3",
+	"ref16 latency bytes=40 3", "ref16 latency bytes=40 counter 3",
+	"c64 bytes=40 3", "c64 bytes=40 counter 3",
+	"c64 latency bytes=40 3", "c64 latency bytes=40 counter 3"]' \
+	"--latency JSON: the same series in the same order, 3 runs each"
+
+expect_exit 0 "csum with one variant exits 0" -- $BB csum -N 20 -r 2 --sizes 64 --variant ref16
+! grep -q "alternate" "$TMPD/out"
+tap $? "one variant: no note about alternating"
 
 # ---- latency ----
 expect_exit 0 "csum --latency exits 0" -- $BB csum --latency -N 100 -r 2 --variant c64

@@ -3,7 +3,10 @@
 # report's comparison table (tot), the page and sweep modes on small sizes
 # (the doubling series and an explicit --sizes list),
 # --list, --json with every sample, the quick-suite row, the selftest row,
-# and exit status 2 with one line for every bad value.
+# and exit status 2 with one line for every bad value.  The variants of a
+# row alternate round by round: the text says so, the JSON records it,
+# and every series keeps the same samples, in the same order, as when the
+# variants ran one after another.
 . tests/integration/lib.sh
 
 # ---- tot: the seed's table ----
@@ -18,6 +21,8 @@ done
 expect_grep "every length 2\.\.4095, 4 times" "$TMPD/tot" "tot says how the total is made"
 expect_grep "^counts: .* \(cycles\|ticks\|ns\) at " "$TMPD/tot" "tot names the counter and its unit"
 expect_grep "^validation: every result checked" "$TMPD/tot" "tot says results were validated"
+expect_grep "^rounds: variants alternate round by round (ABAB\.\.\., the first rotating)$" \
+	"$TMPD/tot" "tot says the variants alternate round by round"
 [ ! -s "$TMPD/err" ]
 tap $? "mem tot prints nothing on stderr"
 
@@ -46,10 +51,30 @@ jqt '.results[0].params.baseline == "libc" and .results[0].params.variants == "l
 	"JSON records the variants and the baseline"
 jqt '.results[0].params.counter_unit | test("^(cycles|ticks|ns)$")' "JSON records the counter unit"
 jqt '.labels.board == "test"' "--label is in the JSON"
+jqt '.results[0].params.rounds == "alternating"' "JSON records that the variants alternate"
+jqt '[.results[0].series[] | "\(.name) \(.variant)"] == ["tot_memcpy libc", "tot_memcpy words",
+	"tot_memset libc", "tot_memset words", "tot_copy_page libc", "tot_copy_page words",
+	"tot_clear_page libc", "tot_clear_page words"]' \
+	"one series per row and variant, in table order, as before the rounds alternated"
+jqt '[.results[0].series[] | .values.best > 0 and .values.median > 0] | all' \
+	"every tot series has its best and median"
+
+expect_exit 0 "mem with one variant exits 0" -- $BB mem tot --variant libc -n 1 --op memcpy
+! grep -q "^rounds:" "$TMPD/out"
+tap $? "one variant: no note about alternating"
 
 # ---- page and sweep, kept small ----
 expect_exit 0 "mem page with a small arena exits 0" -- $BB mem page --variant libc,words \
-	--arena 4M -n 1
+	--arena 4M -n 1 --json "$TMPD/p.json"
+expect_grep "^rounds: variants alternate round by round" "$TMPD/out" \
+	"page says the variants alternate round by round"
+jq -e '[.results[0].series[] | "\(.name) \(.variant) \(.samples | length) \(.discard)"] ==
+	["copy_page hot libc 2 1", "copy_page cold libc 2 1", "copy_page cold+use libc 2 1",
+	 "copy_page hot words 2 1", "copy_page cold words 2 1", "copy_page cold+use words 2 1",
+	 "clear_page hot libc 2 1", "clear_page cold libc 2 1", "clear_page cold+use libc 2 1",
+	 "clear_page hot words 2 1", "clear_page cold words 2 1", "clear_page cold+use words 2 1"]' \
+	"$TMPD/p.json" >/dev/null 2>&1
+tap $? "page JSON: the same series in the same order, each 1 warm-up + 1 sample"
 for row in "copy_page hot" "copy_page cold" "copy_page cold+use" "clear_page cold+use"; do
 	expect_grep "^$row  *[0-9]" "$TMPD/out" "page has a '$row' row"
 done
@@ -79,6 +104,11 @@ jq -e '[.results[0].series[] | .name] == ["memcpy:64", "memcpy:64", "memset:64",
 	"memcpy:1024", "memcpy:1024", "memset:1024", "memset:1024",
 	"memcpy:4096", "memcpy:4096", "memset:4096", "memset:4096"]' "$TMPD/z.json" >/dev/null 2>&1
 tap $? "--sizes runs in ascending order, every op and variant at each size"
+jq -e '[.results[0].series[] | (.samples | length) == 2 and .discard == 1] | all' \
+	"$TMPD/z.json" >/dev/null 2>&1
+tap $? "every sweep series keeps 1 warm-up + 1 sample"
+expect_grep "^rounds: variants alternate round by round" "$TMPD/out" \
+	"sweep says the variants alternate round by round"
 jq -e '.results[0].params.sizes == "64,1024,4096" and .results[0].params.max_size == 4096
 	and (.results[0].params | has("points_per_doubling") | not)' "$TMPD/z.json" >/dev/null 2>&1
 tap $? "JSON records the --sizes list and no doubling series"
