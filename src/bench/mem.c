@@ -18,7 +18,7 @@
 #include <string.h>
 
 #define REPEAT_DEFAULT 5
-#define REPEAT_QUICK 3
+#define REPEAT_QUICK 5   /* compare needs >= 5 samples a side */
 #define SWEEP_MIN_DEFAULT 64
 
 #define LIST_EXPECT "expected a comma list, see 'boardbench mem --list'"

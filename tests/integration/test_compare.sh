@@ -7,7 +7,6 @@
 #   - an improvement, a no-change pair, several runs a side ("--" and
 #     directories), --variants, --filter and --csv;
 #   - warnings when flags, governor or threads differ; labels in the header;
-#   - two real runs (stream and lat) claim no change on almost every metric;
 #   - bad results files and bad usage exit 2 with one line naming the file
 #     and the key (or the option).
 # A binary built without cJSON must say so and exit 1 instead.
@@ -119,18 +118,8 @@ expect_grep "^warning: A and B differ in compiler flags: A '-O2', B '-O3'$" "$TM
 expect_grep "^warning: A and B differ in stream threads: A '2', B '1'$" "$TMPD/env.txt" \
 	"warns that the thread count differs"
 
-# ---- two real runs of the same build ----
-for side in 1 2; do
-	$BB stream -s 256K -N 12 --json "$D/real$side-s.json" >/dev/null 2>&1
-	$BB lat --min 4K --max 256K --samples 6 --json "$D/real$side-l.json" >/dev/null 2>&1
-done
-$BB compare "$D/real1-s.json" "$D/real1-l.json" -- "$D/real2-s.json" "$D/real2-l.json" \
-	>"$TMPD/aa.txt" 2>&1
-total=$(grep -c '^  [a-z]*\.[^ ]* .* \(improved\|regressed\|within noise\|no significant change\)$' "$TMPD/aa.txt")
-claimed=$(grep -c ' \(improved\|regressed\)$' "$TMPD/aa.txt")
-echo "# two real runs: $claimed of $total metrics claimed a change"
-[ "$total" -ge 20 ] && [ $((claimed * 5)) -le "$total" ]
-tap $? "two real runs of the same build: no change claimed on at least 80% of metrics"
+# Two real runs of the same build are a measurement on whatever machine
+# runs the tests, not a test: bench/compare_aa.sh measures that rate.
 
 # ---- bad results files: exit 2, one line naming the file and the key ----
 good=$D/a.json
