@@ -49,7 +49,7 @@ LDLIBS := -lm
 
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 
-APPLETS := stream lat csum mem
+APPLETS := stream lat csum mem ttcp
 
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)

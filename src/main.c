@@ -19,6 +19,8 @@ const struct bb_applet bb_applets[] = {
 	  csum_main, csum_quick },
 	{ "mem", "memcpy/memset/copy_page/clear_page variants: the seed's tot_memcpy table",
 	  mem_main, mem_quick },
+	{ "ttcp", "TCP/UDP throughput: classic ttcp lines, iperf2 interoperable (Mbit = 2^20 bits)",
+	  ttcp_main, ttcp_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
 	{ "compare", "is B faster than A? per metric: change, interval, Mann-Whitney p, verdict",

@@ -1,0 +1,364 @@
+/* ttcp.c - the `ttcp` applet: a drop-in classic ttcp (the same letters,
+ * defaults and report lines; a `ttcp` symlink acts as classic ttcp) that
+ * also talks to iperf2 both ways and reports what modern tools report.
+ * This file holds the options and their checks, main and the quick
+ * profile; see ttcp_applet.h for the other parts. */
+#include "applets.h"
+#include "ttcp_applet.h"
+#include "core/cli.h"
+#include "core/error.h"
+#include "core/parse.h"
+#include "net/classic.h"
+#include "net/units.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TTCP_MAX_SECONDS 86400.0
+
+static const char ttcp_help[] =
+	"usage: boardbench ttcp -t [options] host     (transmit; stdin -> network)\n"
+	"       boardbench ttcp -r [options]          (receive; network -> stdout)\n"
+	"       (a symlink named ttcp acts as classic ttcp)\n"
+	"\n"
+	"Classic ttcp, measured: the sender writes nbuf buffers of buflen bytes, the\n"
+	"receiver reads until the sender closes; both print classic ttcp's lines:\n"
+	"  ttcp-t: 16777216 bytes in 0.28 real seconds = 454.29 Mbit/sec +++\n"
+	"  ttcp-t: 2048 I/O calls, msec/call = 0.14, calls/sec = 7268.57\n"
+	"  ttcp-t: 0.0user 0.1sys 0:00real 60% 0i+0d 0maxrss 0+2pf 3+1506csw\n"
+	"Units, as classic ttcp has them so numbers compare with published ones:\n"
+	"  -f k/m/g: Kbit/Mbit/Gbit of 2^10/2^20/2^30 bits (Mbit = 1048576 bits);\n"
+	"  -f K/M/G: KB/MB/GB of 2^10/2^20/2^30 bytes; msec/call = 1024 x real s / calls.\n"
+	"The lines after them give SI figures (Mbit/s = 10^6 bits/s); --json stores\n"
+	"bytes, seconds and bits/s.  Bytes are payload bytes (no TCP/IP headers).\n"
+	"\n"
+	"Classic options:\n"
+	"  -t | -r        transmit or receive\n"
+	"  -u             UDP instead of TCP (4-byte start/end sentinel datagrams)\n"
+	"  -l buflen      bytes per write (default 8192; UDP: 5..65507)\n"
+	"  -n nbuf        buffers to write (default 2048)\n"
+	"  -p port        port (default 5001)\n"
+	"  -b sockbuf     SO_SNDBUF/SO_RCVBUF bytes\n"
+	"  -A align       buffer alignment (default 16384);  -O offset  from it (0)\n"
+	"  -D             TCP_NODELAY\n"
+	"  -s             source a pattern / sink the data (no stdin/stdout)\n"
+	"  -f k|K|m|M|g|G rate unit (default K)\n"
+	"  -v             also CPU-seconds rate and buffer address lines\n"
+	"  -T             touch (read) every byte received\n"
+	"  -4 | -6        IPv4 or IPv6 only\n"
+	"\n"
+	"Extensions:\n"
+	"  --time S               send for S seconds instead of -n buffers (receiver:\n"
+	"                         stop after S seconds)\n"
+	"  --streams N            N parallel connections, one thread each (1..64; the\n"
+	"                         receiver waits for N, or for as many as an iperf2\n"
+	"                         peer announces)\n"
+	"  --interval S           a report line every S seconds (with TCP_INFO)\n"
+	"  --bind ADDR[%DEV]      local address and/or device (SO_BINDTODEVICE)\n"
+	"  --zerocopy[=KIND]      sender: sendfile (default) or msg (MSG_ZEROCOPY)\n"
+	"  --rate BITS            pace each stream to BITS/s (k/M/G = 10^3/10^6/10^9)\n"
+	"  --gso / --gro          UDP segmentation / receive offload\n"
+	"  --read-size BYTES      receiver read size (default max(-l, 256K): the\n"
+	"                         receiver reads in large blocks whatever the sender writes)\n"
+	"  --rcvlowat BYTES       receiver: recv() returns once this much is there\n"
+	"                         (SO_RCVLOWAT; default 16K with -s, else 1)\n"
+	"  --connect-timeout S    give up connecting after S s (default 10)\n"
+	"  --idle-timeout S       give up after S s without progress (default 30)\n"
+	"  --accept-timeout S     receiver: wait at most S s for a sender (default 0:\n"
+	"                         for ever, as classic ttcp)\n"
+	BB_COMMON_HELP
+	"\n"
+	"A peer that resets or stalls, or ^C, gives a partial report marked\n"
+	"INCOMPLETE.  An iperf2 client's 60-byte header is recognised and counted\n"
+	"as data, as iperf counts it.\n"
+	"Exit status: 0 complete, 1 incomplete or a network/resource failure, 2 bad usage.\n";
+
+enum {
+	OPT_TIME = BB_OPT_FIRST_APPLET, OPT_STREAMS, OPT_INTERVAL, OPT_BIND, OPT_ZEROCOPY,
+	OPT_RATE, OPT_GSO, OPT_GRO, OPT_CONNECT_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_ACCEPT_TIMEOUT,
+	OPT_READ_SIZE, OPT_RCVLOWAT,
+};
+
+void ttcp_note(const struct ttcp_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet_notes)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "ttcp-%c: ", o->transmit ? 't' : 'r');
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void defaults(struct ttcp_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->family = AF_UNSPEC;
+	o->port = TTCP_DEFAULT_PORT;
+	o->buflen = TTCP_DEFAULT_BUFLEN;
+	o->nbuf = TTCP_DEFAULT_NBUF;
+	o->align = TTCP_DEFAULT_ALIGN;
+	o->fmt = 'K';
+	o->streams = 1;
+	o->connect_timeout_s = 10;
+	o->idle_timeout_s = 30;
+}
+
+static uint64_t size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
+			 const char *expect)
+{
+	uint64_t v;
+
+	if (bb_parse_size(arg, &v) || v < min || v > max)
+		bb_die_value(opt, arg, expect);
+	return v;
+}
+
+static double seconds_arg(const char *opt, const char *arg, double min)
+{
+	double v;
+
+	if (bb_parse_double(arg, min, TTCP_MAX_SECONDS, &v) || (min == 0 && v < 0) ||
+	    (min > 0 && v < min))
+		bb_die_value(opt, arg, min > 0 ? "expected seconds > 0, at most 86400"
+					       : "expected seconds >= 0, at most 86400");
+	return v;
+}
+
+static void zerocopy_arg(struct ttcp_opts *o, const char *arg)
+{
+	if (!arg || strcmp(arg, "sendfile") == 0)
+		o->zerocopy = BB_ZC_SENDFILE;
+	else if (strcmp(arg, "msg") == 0)
+		o->zerocopy = BB_ZC_MSG;
+	else
+		bb_die_value("--zerocopy", arg, "expected sendfile or msg");
+}
+
+static void bind_arg(struct ttcp_opts *o, const char *arg)
+{
+	char addr[128], dev[64];
+	struct bb_addr a;
+
+	if (bb_bind_spec_parse(arg, addr, sizeof addr, dev, sizeof dev) != 0 ||
+	    (addr[0] && bb_addr_numeric(arg, 0, AF_UNSPEC, &a) != 0 &&
+	     bb_addr_numeric(addr, 0, AF_UNSPEC, &a) != 0))
+		bb_die_value("--bind", arg, "expected a numeric address, %device, or both");
+	o->bind = arg;
+}
+
+/* Classic letters; returns 1 if opt was one of them. */
+static int classic_opt(struct ttcp_opts *o, int opt, const char *arg, int *roles)
+{
+	switch (opt) {
+	case 't': o->transmit = 1; *roles |= 1; return 1;
+	case 'r': o->transmit = 0; *roles |= 2; return 1;
+	case 'u': o->udp = 1; return 1;
+	case 'l': o->buflen = size_arg("-l", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M"); return 1;
+	case 'n': o->nbuf = size_arg("-n", arg, 1, 1ull << 40, "expected a count 1..2^40"); return 1;
+	case 'p': o->port = (unsigned)size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
+	case 'b': o->sockbuf = (int)size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
+	case 'A': o->align = size_arg("-A", arg, 1, TTCP_MAX_ALIGN, "expected bytes 1..1M"); return 1;
+	case 'O': o->offset = size_arg("-O", arg, 0, TTCP_MAX_ALIGN, "expected bytes 0..1M"); return 1;
+	case 'D': o->nodelay = 1; return 1;
+	case 's': o->sink = 1; return 1;
+	case 'v': o->verbose = 1; return 1;
+	case 'T': o->touch = 1; return 1;
+	case '4': o->family = AF_INET; return 1;
+	case '6': o->family = AF_INET6; return 1;
+	case 'f':
+		if (strlen(arg) != 1 || !bb_ttcp_fmt_valid(arg[0]))
+			bb_die_value("-f", arg, "expected one of k K m M g G");
+		o->fmt = arg[0];
+		return 1;
+	}
+	return 0;
+}
+
+static int modern_opt(struct ttcp_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_TIME: o->time_s = seconds_arg("--time", arg, 1e-3); return 1;
+	case OPT_STREAMS:
+		o->streams = (int)size_arg("--streams", arg, 1, BB_MAX_STREAMS, "expected 1..64");
+		return 1;
+	case OPT_INTERVAL: o->interval_s = seconds_arg("--interval", arg, 0.01); return 1;
+	case OPT_BIND: bind_arg(o, arg); return 1;
+	case OPT_ZEROCOPY: zerocopy_arg(o, arg); return 1;
+	case OPT_RATE:
+		if (bb_parse_rate(arg, &o->rate_bps))
+			bb_die_value("--rate", arg, "expected bits/s > 0, e.g. 100M (k/M/G = 10^3/6/9)");
+		return 1;
+	case OPT_GSO: o->gso = 1; return 1;
+	case OPT_GRO: o->gro = 1; return 1;
+	case OPT_CONNECT_TIMEOUT: o->connect_timeout_s = seconds_arg("--connect-timeout", arg, 1e-3); return 1;
+	case OPT_IDLE_TIMEOUT: o->idle_timeout_s = seconds_arg("--idle-timeout", arg, 1e-3); return 1;
+	case OPT_ACCEPT_TIMEOUT: o->accept_timeout_s = seconds_arg("--accept-timeout", arg, 0); return 1;
+	case OPT_READ_SIZE:
+		o->read_size = size_arg("--read-size", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
+		return 1;
+	case OPT_RCVLOWAT:
+		o->rcvlowat = size_arg("--rcvlowat", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
+		o->rcvlowat_given = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static _Noreturn void conflict(const char *what)
+{
+	bb_die_usage("%s (see --help)", what);
+}
+
+/* Checks that need every option. */
+static void check_udp(const struct ttcp_opts *o)
+{
+	char len[32];
+
+	snprintf(len, sizeof len, "%zu", o->buflen);
+	if (o->buflen < 5 || o->buflen > TTCP_UDP_MAX_DATAGRAM)
+		bb_die_value("-l", len, "with -u: UDP datagrams of 5..65507 bytes (4 or fewer "
+			     "are the sentinels)");
+	if (o->gso && (!o->transmit || !o->sink))
+		conflict("--gso applies to a UDP sender with -s");
+	if (o->gro && o->transmit)
+		conflict("--gro applies to a UDP receiver (-r -u)");
+	if (o->zerocopy == BB_ZC_SENDFILE)
+		conflict("--zerocopy=sendfile is for TCP; use --zerocopy=msg with -u");
+}
+
+static void check_zerocopy(const struct ttcp_opts *o)
+{
+	struct stat st;
+
+	if (!o->zerocopy)
+		return;
+	if (!o->transmit)
+		conflict("--zerocopy applies to the sender (-t)");
+	if (o->zerocopy == BB_ZC_MSG && !o->sink)
+		conflict("--zerocopy=msg needs -s: the buffer must not change while the kernel "
+			 "sends from it");
+	if (o->zerocopy == BB_ZC_SENDFILE && !o->sink && (fstat(0, &st) != 0 || !S_ISREG(st.st_mode)))
+		conflict("--zerocopy=sendfile without -s sends stdin with sendfile(): stdin "
+			 "must be a regular file");
+}
+
+static void check(struct ttcp_opts *o, int roles, int argc, char **argv)
+{
+	if (roles != 1 && roles != 2)
+		conflict(roles ? "give only one of -t and -r" : "give -t (transmit) or -r (receive)");
+	if (o->transmit) {
+		if (optind >= argc)
+			conflict("-t needs the receiver's host");
+		o->host = argv[optind++];
+		if (!o->host[0])
+			bb_die_value("host", o->host, "expected a name or address");
+	}
+	bb_cli_no_operands(argc, argv);
+	if (o->udp)
+		check_udp(o);
+	else if (o->gso || o->gro)
+		conflict("--gso and --gro apply to UDP (-u)");
+	check_zerocopy(o);
+	if (o->streams > 1 && !o->sink)
+		conflict("--streams above 1 needs -s (one stdin/stdout cannot feed several streams)");
+	if (o->read_size && o->transmit)
+		conflict("--read-size applies to the receiver (-r)");
+	if (o->rcvlowat_given && (o->transmit || o->udp))
+		conflict("--rcvlowat applies to a TCP receiver (-r)");
+	if (!o->rcvlowat_given)
+		o->rcvlowat = o->sink ? TTCP_RX_LOWAT : 1;
+	if (o->rate_bps > 0 && !o->transmit)
+		conflict("--rate applies to the sender (-t)");
+}
+
+static void parse(int argc, char **argv, struct ttcp_opts *o, struct bb_cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "transmit", no_argument, NULL, 't' }, { "receive", no_argument, NULL, 'r' },
+		{ "udp", no_argument, NULL, 'u' }, { "buflen", required_argument, NULL, 'l' },
+		{ "nbuf", required_argument, NULL, 'n' }, { "port", required_argument, NULL, 'p' },
+		{ "sockbuf", required_argument, NULL, 'b' }, { "align", required_argument, NULL, 'A' },
+		{ "offset", required_argument, NULL, 'O' }, { "nodelay", no_argument, NULL, 'D' },
+		{ "sink", no_argument, NULL, 's' }, { "format", required_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' }, { "touch", no_argument, NULL, 'T' },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "streams", required_argument, NULL, OPT_STREAMS },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "bind", required_argument, NULL, OPT_BIND },
+		{ "zerocopy", optional_argument, NULL, OPT_ZEROCOPY },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "gso", no_argument, NULL, OPT_GSO }, { "gro", no_argument, NULL, OPT_GRO },
+		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+		{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
+		{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
+		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
+		{ "rcvlowat", required_argument, NULL, OPT_RCVLOWAT },
+		BB_COMMON_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, roles = 0;
+
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, argv, ":trul:n:p:b:A:O:Dsf:vT46h", longopts, NULL)) != -1) {
+		if (bb_cli_common(opt, optarg, cli) || classic_opt(o, opt, optarg, &roles) ||
+		    modern_opt(o, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			fputs(ttcp_help, stdout);
+			exit(0);
+		}
+		bb_cli_bad(opt, argv);
+	}
+	check(o, roles, argc, argv);
+}
+
+static struct bb_result *new_result(struct bb_run *run)
+{
+	struct bb_result *r = bb_run_add_result(run, "ttcp");
+
+	r->render = ttcp_render;
+	r->summary = ttcp_summary;
+	return r;
+}
+
+/* A report is printed once a transfer began: a connection, or a datagram. */
+static int has_report(const struct ttcp_session *s)
+{
+	if (s->t0 <= 0)
+		return 0;
+	return !(s->n == 1 && s->st[0]->udp && !s->st[0]->udp->going);
+}
+
+int ttcp_main(int argc, char **argv)
+{
+	struct ttcp_opts o;
+	struct bb_cli cli = { 0 };
+	struct ttcp_session s;
+	struct bb_run *run;
+	int rc;
+
+	defaults(&o);
+	parse(argc, argv, &o, &cli);
+	run = bb_run_new(argc, argv);
+	ttcp_session_init(&s, &o, new_result(run));
+	ttcp_signals_install(&s);
+	rc = o.transmit ? ttcp_transmit(&s) : ttcp_receive(&s);
+	if (has_report(&s))
+		ttcp_render_report(s.out, s.r);
+	fflush(s.out);
+	if (rc)
+		bb_warn("%s", has_report(&s) || !s.error[0] ? s.r->message : s.error);
+	rc |= bb_cli_finish(run, &cli);
+	ttcp_session_free(&s);
+	bb_run_free(run);
+	bb_cli_free(&cli);
+	return rc ? BB_EXIT_FAIL : 0;
+}

@@ -1,0 +1,290 @@
+/* ttcp_render.c - classic ttcp's report, rendered from the results model:
+ *   ttcp-t: buflen=8192, nbuf=2048, align=16384/0, port=5001  tcp  -> host
+ *   ttcp-t: 16777216 bytes in 0.28 real seconds = 454.29 Mbit/sec +++
+ *   ttcp-t: 2048 I/O calls, msec/call = 0.14, calls/sec = 7268.57
+ *   ttcp-t: 0.0user 0.1sys 0:00real 60% 0i+0d 0maxrss 0+2pf 3+1506csw
+ * exactly as classic ttcp prints them (-v adds its CPU-seconds and
+ * buffer-address lines), then boardbench's additions on lines of their
+ * own: completeness, the peer, SI rates, CPU use, TCP_INFO, UDP loss and
+ * jitter, each stream; and the periodic report lines. */
+#include "ttcp_applet.h"
+#include "net/classic.h"
+#include "net/units.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *ttcp_param_str(const struct bb_result *r, const char *key)
+{
+	const struct bb_kv *kv = bb_kv_get(&r->params, key);
+	return kv && kv->type == BB_KV_STR ? kv->s : "";
+}
+
+static double pnum(const struct bb_result *r, const char *key)
+{
+	return bb_kv_getnum(&r->params, key, 0);
+}
+
+static double vnum(const struct bb_series *s, const char *key)
+{
+	return bb_kv_getnum(&s->values, key, 0);
+}
+
+static const char *vstr(const struct bb_series *s, const char *key)
+{
+	const struct bb_kv *kv = bb_kv_get(&s->values, key);
+	return kv && kv->type == BB_KV_STR ? kv->s : "";
+}
+
+/* "ttcp-t" or "ttcp-r". */
+static const char *who(const struct bb_result *r)
+{
+	return strcmp(ttcp_param_str(r, "role"), "transmit") == 0 ? "ttcp-t" : "ttcp-r";
+}
+
+static int fmt_char(const struct bb_result *r)
+{
+	const char *f = ttcp_param_str(r, "format");
+	return f[0] ? f[0] : 'K';
+}
+
+void ttcp_render_header(FILE *f, const struct bb_result *r)
+{
+	int tx = strcmp(who(r), "ttcp-t") == 0;
+
+	fprintf(f, "%s: buflen=%.0f, nbuf=%.0f, align=%.0f/%.0f, port=%.0f", who(r),
+		pnum(r, "buflen"), pnum(r, "nbuf"), pnum(r, "align"), pnum(r, "offset"),
+		pnum(r, "port"));
+	if (pnum(r, "sockbufsize") > 0)
+		fprintf(f, ", sockbufsize=%.0f", pnum(r, "sockbufsize"));
+	fprintf(f, "  %s", ttcp_param_str(r, "protocol"));
+	if (tx)
+		fprintf(f, "  -> %s", ttcp_param_str(r, "host"));
+	fputc('\n', f);
+}
+
+static void render_classic(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	struct bb_ttcp_ru ru;
+	double bytes = vnum(t, "bytes"), calls = vnum(t, "io_calls");
+	double realt = bb_ttcp_clamp_time(vnum(t, "real_s"));
+	double cput = bb_ttcp_clamp_time(vnum(t, "cpu_user_s") + vnum(t, "cpu_sys_s"));
+	char rate[64], line[256];
+
+	bb_ttcp_fmt_rate(rate, sizeof rate, fmt_char(r), bytes / realt);
+	fprintf(f, "%s: %.0f bytes in %.2f real seconds = %s/sec +++\n", who(r), bytes, realt, rate);
+	if (pnum(r, "verbose")) {
+		bb_ttcp_fmt_rate(rate, sizeof rate, fmt_char(r), bytes / cput);
+		fprintf(f, "%s: %.0f bytes in %.2f CPU seconds = %s/cpu sec\n", who(r), bytes, cput,
+			rate);
+	}
+	fprintf(f, "%s: %.0f I/O calls, msec/call = %.2f, calls/sec = %.2f\n", who(r), calls,
+		bb_ttcp_msec_per_call(realt, calls), calls / realt);
+	memset(&ru, 0, sizeof ru);
+	ru.utime_us = llround(vnum(t, "cpu_user_s") * 1e6);
+	ru.stime_us = llround(vnum(t, "cpu_sys_s") * 1e6);
+	ru.real_us = llround(vnum(t, "real_s") * 1e6);
+	ru.ixrss = (long)vnum(t, "ixrss");
+	ru.idrss_isrss = (long)vnum(t, "idrss_isrss");
+	ru.maxrss_kib = (long)vnum(t, "maxrss_kib");
+	ru.majflt = (long)vnum(t, "majflt");
+	ru.minflt = (long)vnum(t, "minflt");
+	ru.nvcsw = (long)vnum(t, "nvcsw");
+	ru.nivcsw = (long)vnum(t, "nivcsw");
+	bb_ttcp_rusage_line(line, sizeof line, &ru);
+	fprintf(f, "%s: %s\n", who(r), line);
+	if (pnum(r, "verbose"))
+		fprintf(f, "%s: buffer address %s\n", who(r), ttcp_param_str(r, "buffer_address"));
+}
+
+static void render_si(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	char si[48];
+
+	bb_fmt_si_rate(si, sizeof si, vnum(t, "bits_per_s"));
+	fprintf(f, "%s: SI: %.0f bytes in %.6f s = %s; %.2f ms per call; %.3f CPU s per GB\n",
+		who(r), vnum(t, "bytes"), vnum(t, "real_s"), si, vnum(t, "msec_per_call"),
+		vnum(t, "cpu_s_per_GB"));
+	if (vnum(t, "acked_s") > 0) {
+		bb_fmt_si_rate(si, sizeof si, vnum(t, "acked_bits_per_s"));
+		fprintf(f, "%s: acked: every byte acknowledged %.6f s after the start = %s\n",
+			who(r), vnum(t, "acked_s"), si);
+	}
+}
+
+static void render_cpu(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	fprintf(f, "%s: cpu: this process %.3f user + %.3f sys s = %.1f%% of one CPU", who(r),
+		vnum(t, "cpu_user_s"), vnum(t, "cpu_sys_s"), vnum(t, "cpu_percent"));
+	if (vnum(t, "system_cpu_known") && !vnum(t, "system_cpu_too_short"))
+		fprintf(f, "; all CPUs %.1f%% busy (%.2f of %.2f CPU s, softirq %.2f)",
+			100.0 * vnum(t, "system_cpu_busy_fraction"), vnum(t, "system_cpu_busy_s"),
+			vnum(t, "system_cpu_total_s"), vnum(t, "system_cpu_softirq_s"));
+	else if (vnum(t, "system_cpu_known"))
+		fprintf(f, "; all CPUs: too short to tell (/proc/stat counts %.0f ms ticks)",
+			vnum(t, "system_cpu_tick_s") * 1e3);
+	fputc('\n', f);
+}
+
+static void render_stream(FILE *f, const struct bb_result *r, const struct bb_series *s,
+			  int many)
+{
+	char si[48];
+
+	if (many) {
+		bb_fmt_si_rate(si, sizeof si, vnum(s, "bits_per_s"));
+		fprintf(f, "%s: %s: %.0f bytes in %.6f s = %s, %.0f calls, %s%s%s%s\n", who(r),
+			s->variant, vnum(s, "bytes"), vnum(s, "real_s"), si, vnum(s, "io_calls"),
+			vstr(s, "end"), vstr(s, "peer_address")[0] ? ", peer " : "",
+			vstr(s, "peer_address"), vstr(s, "error")[0] ? " (error)" : "");
+	}
+	if (vnum(s, "tcp_info"))
+		fprintf(f, "%s: %s tcp_info: %.0f retransmits, rtt %.3f ms (var %.3f ms), "
+			   "cwnd %.0f segments, mss %.0f\n",
+			who(r), s->variant, vnum(s, "retransmits"), vnum(s, "rtt_s") * 1e3,
+			vnum(s, "rttvar_s") * 1e3, vnum(s, "cwnd_segments"), vnum(s, "mss_bytes"));
+	if (vnum(s, "zerocopy_sends") > 0)
+		fprintf(f, "%s: %s zerocopy: %.0f sends, %.0f completed, %.0f copied by the kernel\n",
+			who(r), s->variant, vnum(s, "zerocopy_sends"), vnum(s, "zerocopy_completed"),
+			vnum(s, "zerocopy_copied"));
+	if (vnum(s, "enobufs") > 0)
+		fprintf(f, "%s: %s: %.0f sends waited for kernel buffers (ENOBUFS)\n", who(r),
+			s->variant, vnum(s, "enobufs"));
+}
+
+static void render_udp(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	if (!bb_kv_get(&t->values, "udp_datagrams"))
+		return;
+	if (!vnum(t, "udp_sequenced")) {
+		fprintf(f, "%s: udp: %.0f datagrams, no sequence headers (classic peer or -l < 24): "
+			   "loss and jitter unknown\n", who(r), vnum(t, "udp_datagrams"));
+		return;
+	}
+	fprintf(f, "%s: udp: %.0f datagrams, %.0f lost of %.0f (%.3f%%), %.0f out of order, "
+		   "jitter %.3f ms (RFC 3550)\n",
+		who(r), vnum(t, "udp_datagrams"), vnum(t, "udp_lost"), vnum(t, "udp_expected"),
+		100.0 * vnum(t, "udp_loss_fraction"), vnum(t, "udp_out_of_order"),
+		vnum(t, "udp_jitter_s") * 1e3);
+}
+
+static void render_peer(FILE *f, const struct bb_result *r, const struct bb_series *s0)
+{
+	const char *peer = ttcp_param_str(r, "peer");
+
+	if (!peer[0] || !s0)
+		return;
+	fprintf(f, "%s: peer: %s, announced %.0f stream(s), ", who(r), peer,
+		vnum(s0, "peer_streams_announced"));
+	if (vnum(s0, "peer_bytes_announced") > 0)
+		fprintf(f, "%.0f bytes each", vnum(s0, "peer_bytes_announced"));
+	else
+		fprintf(f, "%.2f s", vnum(s0, "peer_seconds_announced"));
+	fprintf(f, " (its %.0f-byte header counted as data, as iperf counts it)\n",
+		vnum(s0, "peer_header_bytes"));
+}
+
+static const char *without_prefix(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (!s)
+		return "";
+	return strncmp(s, prefix, n) == 0 ? s + n : s;
+}
+
+void ttcp_render_report(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *t = bb_result_find(r, "transfer", "total");
+	int many = pnum(r, "streams") > 1 || (t && vnum(t, "streams") > 1);
+
+	if (!t)
+		return;
+	render_classic(f, r, t);
+	if (!r->ok)
+		fprintf(f, "%s: INCOMPLETE: %s\n", who(r), without_prefix(r->message, "incomplete: "));
+	render_peer(f, r, bb_result_find(r, "transfer", "stream0"));
+	render_si(f, r, t);
+	render_cpu(f, r, t);
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->series[i]->name, "transfer") && strcmp(r->series[i]->variant, "total"))
+			render_stream(f, r, r->series[i], many);
+	render_udp(f, r, t);
+}
+
+void ttcp_render(FILE *f, const struct bb_result *r)
+{
+	ttcp_render_header(f, r);
+	ttcp_render_report(f, r);
+}
+
+/* "[  0]  1.00- 2.00 sec   112.50 MB   943.72 Mbit/sec  retr 0  rtt 0.120 ms  cwnd 45" */
+static void interval_line(FILE *f, const struct bb_result *r, const char *variant, size_t i,
+			  double from, double to)
+{
+	const struct bb_series *b = bb_result_find(r, "interval_bytes", variant);
+	const struct bb_series *rtt = bb_result_find(r, "interval_rtt", variant);
+	const struct bb_series *cw = bb_result_find(r, "interval_cwnd", variant);
+	const struct bb_series *re = bb_result_find(r, "interval_retrans", variant);
+	int c = fmt_char(r);
+	char rate[64], label[16];
+	double bytes;
+
+	if (!b || i >= b->n)
+		return;
+	bytes = b->samples[i];
+	bb_ttcp_fmt_rate(rate, sizeof rate, c, to > from ? bytes / (to - from) : 0);
+	if (!strcmp(variant, "total"))
+		snprintf(label, sizeof label, "SUM");
+	else
+		snprintf(label, sizeof label, "%3s", variant + strlen("stream"));
+	fprintf(f, "%s: [%s] %7.2f-%7.2f sec  %10.2f %s  %s/sec", who(r), label, from, to,
+		bb_ttcp_fmt_scale(c >= 'a' ? c - 'a' + 'A' : c, bytes),
+		bb_ttcp_fmt_unit(c >= 'a' ? c - 'a' + 'A' : c), rate);
+	if (re && i < re->n && rtt && i < rtt->n && cw && i < cw->n)
+		fprintf(f, "  retr %.0f  rtt %.3f ms  cwnd %.0f", re->samples[i],
+			rtt->samples[i] * 1e3, cw->samples[i]);
+	fputc('\n', f);
+}
+
+void ttcp_render_interval(FILE *f, const struct bb_result *r, size_t i)
+{
+	const struct bb_series *end = bb_result_find(r, "interval_end", "total");
+	double to, from;
+	int nstreams = 0;
+
+	if (!end || i >= end->n)
+		return;
+	to = end->samples[i];
+	from = i ? end->samples[i - 1] : 0;
+	for (size_t k = 0; k < r->n; k++)
+		if (!strcmp(r->series[k]->name, "interval_bytes") &&
+		    strcmp(r->series[k]->variant, "total")) {
+			interval_line(f, r, r->series[k]->variant, i, from, to);
+			nstreams++;
+		}
+	if (nstreams > 1)
+		interval_line(f, r, "total", i, from, to);
+}
+
+void ttcp_summary(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *t = bb_result_find(r, "transfer", "total");
+	char rate[64], si[48];
+
+	if (!t || !t->n) {
+		fprintf(f, "ttcp     no result: %s\n", r->message ? r->message : "");
+		return;
+	}
+	double bps = bb_kv_getnum(&t->values, "median_bits_per_s", vnum(t, "bits_per_s"));
+	size_t kept;
+
+	bb_series_kept(t, &kept);
+
+	bb_ttcp_fmt_rate(rate, sizeof rate, 'm', bps / 8.0);
+	bb_fmt_si_rate(si, sizeof si, bps);
+	fprintf(f, "ttcp     loopback tcp %.0f x %.0f bytes, median of %zu runs: %s/sec (Mbit = 2^20 bits)"
+		   " = %s%s\n",
+		pnum(r, "buflen"), pnum(r, "nbuf"), kept, rate, si,
+		r->ok ? "" : " INCOMPLETE");
+}

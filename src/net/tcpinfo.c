@@ -1,0 +1,30 @@
+/* tcpinfo.c - TCP_INFO, reduced to what a throughput report shows. */
+#include "tcpinfo.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+
+int bb_tcpinfo_get(int fd, struct bb_tcpinfo *ti)
+{
+	struct tcp_info info;
+	socklen_t len = sizeof info;
+
+	memset(ti, 0, sizeof *ti);
+	memset(&info, 0, sizeof info);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0)
+		return -1;
+	/* An older kernel fills less; tcpi_total_retrans is the last field used. */
+	if (len < offsetof(struct tcp_info, tcpi_total_retrans) + sizeof info.tcpi_total_retrans)
+		return -1;
+	ti->ok = 1;
+	ti->total_retrans = info.tcpi_total_retrans;
+	ti->rtt_us = info.tcpi_rtt;
+	ti->rttvar_us = info.tcpi_rttvar;
+	ti->snd_cwnd = info.tcpi_snd_cwnd;
+	ti->snd_mss = info.tcpi_snd_mss;
+	ti->pmtu = info.tcpi_pmtu;
+	return 0;
+}

@@ -1,0 +1,184 @@
+/* test_udp.c - unit tests for src/net/udphdr.c and udpstat.c: the UDP
+ * header, sentinels and tally on the wire (big-endian, byte exact, so a
+ * PowerPC and an x86 host agree), hostile datagrams, and loss, reordering
+ * and RFC 3550 jitter on sequences whose answers are known. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "net/udphdr.h"
+#include "net/udpstat.h"
+
+static void test_header_bytes_are_big_endian(void **state)
+{
+	struct bb_udp_hdr h = { 3, 4, 0x0102030405060708ull, 0x1112131415161718ull }, g;
+	unsigned char p[BB_UDP_HDR_LEN];
+	static const unsigned char want[BB_UDP_HDR_LEN] = {
+		'b', 'b', 'U', '1', 0, 3, 0, 4,
+		1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+	};
+
+	(void)state;
+	bb_udp_hdr_put(p, &h);
+	assert_memory_equal(p, want, sizeof want);
+	assert_int_equal(bb_udp_hdr_get(p, sizeof p, &g), 0);
+	assert_int_equal(g.stream, 3);
+	assert_int_equal(g.nstreams, 4);
+	assert_true(g.seq == h.seq && g.send_ns == h.send_ns);
+}
+
+static void test_header_rejects(void **state)
+{
+	unsigned char p[64];
+	struct bb_udp_hdr h = { 0, 1, 1, 1 }, g;
+
+	(void)state;
+	bb_udp_hdr_put(p, &h);
+	assert_int_equal(bb_udp_hdr_get(p, BB_UDP_HDR_LEN - 1, &g), -1);   /* short */
+	p[3] = '2';
+	assert_int_equal(bb_udp_hdr_get(p, sizeof p, &g), -1);             /* magic */
+	memset(p, ' ', sizeof p);
+	assert_int_equal(bb_udp_hdr_get(p, sizeof p, &g), -1);             /* classic data */
+}
+
+static void test_sentinels(void **state)
+{
+	unsigned char p[8];
+	unsigned id = 99;
+
+	(void)state;
+	bb_udp_sentinel_put(p, BB_SENT_START, 7);
+	assert_int_equal(bb_udp_sentinel_get(p, 4, &id), BB_SENT_START);
+	assert_int_equal(id, 7);
+	bb_udp_sentinel_put(p, BB_SENT_END, 63);
+	assert_int_equal(bb_udp_sentinel_get(p, 4, &id), BB_SENT_END);
+	assert_int_equal(id, 63);
+	/* classic ttcp's: its pattern bytes, any length up to 4 */
+	assert_int_equal(bb_udp_sentinel_get((const unsigned char *)" !\"#", 4, &id),
+			 BB_SENT_CLASSIC);
+	assert_int_equal(bb_udp_sentinel_get((const unsigned char *)"bbE", 3, &id),
+			 BB_SENT_CLASSIC);
+	assert_int_equal(bb_udp_sentinel_get(p, 0, &id), BB_SENT_CLASSIC);
+	assert_int_equal(bb_udp_sentinel_get(p, 5, &id), BB_SENT_NONE);
+}
+
+static void test_tally(void **state)
+{
+	struct bb_udp_tally t = { 2, 3, 123456789012ull, 987654321098ull }, g;
+	unsigned char p[BB_UDP_HDR_LEN + 1];
+
+	(void)state;
+	bb_udp_tally_put(p, &t);
+	assert_int_equal(bb_udp_tally_get(p, BB_UDP_HDR_LEN, &g), 0);
+	assert_true(g.stream == 2 && g.nstreams == 3 && g.datagrams == t.datagrams &&
+		    g.bytes == t.bytes);
+	assert_int_equal(bb_udp_tally_get(p, BB_UDP_HDR_LEN + 1, &g), -1);  /* exact length */
+	assert_int_equal(bb_udp_tally_get(p, BB_UDP_HDR_LEN - 1, &g), -1);
+	p[2] = 'U';
+	assert_int_equal(bb_udp_tally_get(p, BB_UDP_HDR_LEN, &g), -1);
+}
+
+static void test_no_loss_in_order(void **state)
+{
+	struct bb_udp_flow f;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (uint64_t i = 0; i < 100; i++)
+		bb_udp_flow_add(&f, i, 1000 * i, 5000 + 1000 * i, 100);
+	assert_true(f.received == 100 && f.bytes == 10000);
+	assert_true(bb_udp_flow_lost(&f) == 0 && f.out_of_order == 0);
+	assert_true(f.jitter_ns == 0);                /* constant transit time */
+	assert_true(bb_udp_flow_loss_fraction(&f) == 0);
+}
+
+static void test_loss_reorder_and_tally(void **state)
+{
+	struct bb_udp_flow f;
+	const uint64_t seqs[] = { 0, 1, 3, 2, 5, 6 };   /* 4 lost, 2 late */
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++)
+		bb_udp_flow_add(&f, seqs[i], 0, 0, 10);
+	assert_true(bb_udp_flow_expected(&f) == 7);
+	assert_true(bb_udp_flow_lost(&f) == 1);
+	assert_true(f.out_of_order == 1);
+	f.sent = 10;                                  /* the tally: 7, 8, 9 lost at the end */
+	assert_true(bb_udp_flow_expected(&f) == 10);
+	assert_true(bb_udp_flow_lost(&f) == 4);
+	assert_true(fabs(bb_udp_flow_loss_fraction(&f) - 0.4) < 1e-12);
+}
+
+/* RFC 3550: J += (|D| - J) / 16; transits 0, 16 ms, 0, 16 ms ... */
+static void test_jitter(void **state)
+{
+	struct bb_udp_flow f;
+	double j = 0;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (uint64_t i = 0; i < 50; i++) {
+		uint64_t transit = (i % 2) ? 16000000 : 0;
+		bb_udp_flow_add(&f, i, 1000000000ull + i * 1000000, 1000000000ull + i * 1000000 + transit, 1);
+		if (i > 0)
+			j += (16e6 - j) / 16.0;
+	}
+	assert_true(fabs(f.jitter_ns - j) < 1e-6 * j);
+}
+
+/* Clocks that disagree by a constant or wrap change nothing. */
+static void test_jitter_clock_offset(void **state)
+{
+	struct bb_udp_flow a, b;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	for (uint64_t i = 0; i < 20; i++) {
+		uint64_t send = i * 1000, recv = i * 1000 + (i % 3) * 7;
+		bb_udp_flow_add(&a, i, send, recv, 1);
+		bb_udp_flow_add(&b, i, send + UINT64_MAX / 2 + 12345, recv, 1);
+	}
+	assert_true(fabs(a.jitter_ns - b.jitter_ns) < 1e-9);
+}
+
+/* A hostile peer's sequence numbers: huge, repeated, at the very top. */
+static void test_hostile_sequence_numbers(void **state)
+{
+	struct bb_udp_flow f;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	bb_udp_flow_add(&f, UINT64_MAX, 0, 0, 1);
+	bb_udp_flow_add(&f, UINT64_MAX, 0, 0, 1);
+	bb_udp_flow_add(&f, 0, UINT64_MAX, 0, 1);
+	assert_true(f.received == 3);
+	assert_true(bb_udp_flow_lost(&f) == UINT64_MAX - 3);
+	assert_true(bb_udp_flow_loss_fraction(&f) <= 1.0);
+	memset(&f, 0, sizeof f);
+	for (int i = 0; i < 10; i++)
+		bb_udp_flow_add(&f, 5, 0, 0, 1);      /* duplicates make up for loss */
+	assert_true(bb_udp_flow_lost(&f) == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header_bytes_are_big_endian),
+		cmocka_unit_test(test_header_rejects),
+		cmocka_unit_test(test_sentinels),
+		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_no_loss_in_order),
+		cmocka_unit_test(test_loss_reorder_and_tally),
+		cmocka_unit_test(test_jitter),
+		cmocka_unit_test(test_jitter_clock_offset),
+		cmocka_unit_test(test_hostile_sequence_numbers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
