@@ -73,8 +73,10 @@ static const char ttcp_help[] =
 	BB_COMMON_HELP
 	"\n"
 	"A peer that resets or stalls, or ^C, gives a partial report marked\n"
-	"INCOMPLETE.  An iperf2 client's 60-byte header is recognised and counted\n"
-	"as data, as iperf counts it.\n"
+	"INCOMPLETE.  A classic TCP stream carries no length, so a receiver cannot\n"
+	"tell a sender that was killed from one that finished (both close cleanly);\n"
+	"the sender's own report says which.  An iperf2 client's 60-byte header is\n"
+	"recognised and counted as data, as iperf counts it.\n"
 	"Exit status: 0 complete, 1 incomplete or a network/resource failure, 2 bad usage.\n";
 
 enum {
