@@ -608,6 +608,10 @@ static int report_compare(struct cmp *c, const struct bb_runs *A, const struct b
 	if (!o->variants) {
 		warn_failed("B", B);
 		warn_differences(A, B);
+		if (A->n == 1 || B->n == 1)
+			printf("warning: a side is a single run: the test sees the noise within a run, "
+			       "not from run to run (which on a shared or virtual machine can be far "
+			       "larger); give each side 3 or more runs\n");
 	}
 	if (!c->n)
 		printf("\nno metric is in both A and B%s\n", o->filter ? " (after --filter)" : "");
