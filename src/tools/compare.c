@@ -2,7 +2,9 @@
  * samples of each metric key on each side, and for every key both sides
  * have prints median and best, the Hodges-Lehmann change with its
  * interval, the Mann-Whitney p-value and a verdict, then one summary
- * sentence per applet.  Warns when the sides differ in what moves numbers
+ * sentence per applet.  When both sides have at least COMPARE_MIN_RUNS
+ * runs holding a key, the test and interval use the median of each run
+ * (the run is the unit of replication); otherwise the pooled samples.  Warns when the sides differ in what moves numbers
  * without being the point of the comparison (flags, governor, threads,
  * sizes).  --variants compares two variants of the same run(s) instead.
  * Statistics: abstats.c; keys: metrics.c; files: reader.c, toolio.c. */
@@ -19,7 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One key on one side: the samples of every run pooled. */
+/* Runs a side (holding a key) before a key is tested on per-run medians. */
+#define COMPARE_MIN_RUNS 3
+
+/* One key on one side: the samples of every run pooled, and the median of
+ * each run's samples. */
 struct pool {
 	const char *key;
 	const struct bb_metric *m;   /* the first metric with this key */
@@ -28,6 +34,10 @@ struct pool {
 	const char *bad;             /* why it cannot be compared, or NULL */
 	int unit_mixed;              /* the runs of this side disagree on the unit */
 	size_t order;                /* where it first appears */
+	double *med;                 /* the median of each run's samples */
+	size_t runs;                 /* runs with samples of this key */
+	size_t run_start;            /* where the samples of the last run begin */
+	const struct bb_rrun *last;  /* the run of the last metric added */
 };
 
 struct pools {
@@ -41,6 +51,7 @@ struct row {
 	struct bb_ab ab;
 	enum bb_verdict v;
 	const char *skip;            /* why not compared, or NULL */
+	int per_run;                 /* tested on per-run medians, not pooled samples */
 };
 
 struct cmp {
@@ -86,8 +97,24 @@ static struct ref *select_metrics(const struct bb_metrics *ms, const struct comp
 	return r;
 }
 
+/* Ends the run whose samples begin at run_start: keeps their median. */
+static void pool_close_run(struct pool *p)
+{
+	struct bb_figures f;
+
+	if (p->n > p->run_start) {
+		bb_metric_figures(p->v + p->run_start, p->n - p->run_start, BB_BETTER_UNKNOWN, &f);
+		p->med = bb_xrealloc(p->med, (p->runs + 1) * sizeof *p->med);
+		p->med[p->runs++] = f.median;
+	}
+	p->run_start = p->n;
+}
+
 static void pool_add(struct pool *p, const struct bb_metric *m)
 {
+	if (p->last && m->run != p->last)
+		pool_close_run(p);
+	p->last = m->run;
 	p->v = bb_xrealloc(p->v, (p->n + m->n) * sizeof *p->v);
 	memcpy(p->v + p->n, m->v, m->n * sizeof *p->v);
 	p->n += m->n;
@@ -112,14 +139,17 @@ static void build_pools(const struct bb_metrics *ms, const struct compare_opts *
 		p->order = r[i].idx;
 		for (; i < n && strcmp(r[i].key, p->key) == 0; i++)
 			pool_add(p, r[i].m);
+		pool_close_run(p);
 	}
 	free(r);
 }
 
 static void pools_free(struct pools *ps)
 {
-	for (size_t i = 0; i < ps->n; i++)
+	for (size_t i = 0; i < ps->n; i++) {
 		free(ps->p[i].v);
+		free(ps->p[i].med);
+	}
 	free(ps->p);
 }
 
@@ -140,6 +170,9 @@ static void compare_row(struct row *r, const struct compare_opts *o)
 		r->skip = "a value that is not a positive number";
 		return;
 	}
+	r->per_run = r->a->runs >= COMPARE_MIN_RUNS && r->b->runs >= COMPARE_MIN_RUNS;
+	if (r->per_run)
+		bb_ab_compare(r->a->med, r->a->runs, r->b->med, r->b->runs, o->alpha, &r->ab);
 	r->v = bb_ab_verdict(&r->ab, m->better, o->alpha, o->threshold);
 }
 
@@ -336,7 +369,7 @@ static void say_quiet(const struct tally *t)
 	const char *sep = "";
 
 	if (!t->count[BB_V_SAME] && !t->count[BB_V_NOISE]) {
-		printf("not tested (%zu metrics: %zu with fewer than %d samples a side", t->total,
+		printf("not tested (%zu metrics: %zu with fewer than %d samples or runs a side", t->total,
 		       t->count[BB_V_FEW], BB_AB_MIN_N);
 		if (t->skipped)
 			printf(", %zu not compared", t->skipped);
@@ -390,16 +423,74 @@ static void print_summary(const struct cmp *c)
 	}
 }
 
+/* Rows that were compared with the given basis and, if few, no test. */
+static size_t count_rows(const struct cmp *c, int per_run, int few)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		k += !r->skip && r->per_run == per_run && (!few || r->v == BB_V_FEW);
+	}
+	return k;
+}
+
+/* y was tested on per-run medians with as many runs a side as x. */
+static int same_runs(const struct row *x, const struct row *y)
+{
+	return !y->skip && y->per_run && x->a->runs == y->a->runs && x->b->runs == y->b->runs;
+}
+
+/* Says which rows were tested on per-run medians, one line for each pair
+ * of run counts, and how many on pooled samples. */
+static void print_basis(const struct cmp *c)
+{
+	size_t pooled = count_rows(c, 0, 0), per_run = count_rows(c, 1, 0);
+	const char *eg = NULL;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		size_t j, k = 0;
+		if (!same_runs(r, r))
+			continue;
+		for (j = 0; j < i && !same_runs(r, &c->rows[j]); j++)
+			;
+		if (j < i)
+			continue;        /* already said */
+		for (j = i; j < c->n; j++)
+			k += same_runs(r, &c->rows[j]);
+		printf("note: %zu metrics tested on per-run medians (%zu vs %zu runs)\n", k,
+		       r->a->runs, r->b->runs);
+	}
+	for (size_t i = 0; i < c->n && !eg; i++)
+		if (!c->rows[i].skip && !c->rows[i].per_run)
+			eg = c->rows[i].a->key;
+	if (pooled && per_run)
+		printf("note: %zu metrics tested on pooled samples (fewer than %d runs hold them on "
+		       "a side, e.g. %s)\n", pooled, COMPARE_MIN_RUNS, eg);
+	else if (pooled)
+		printf("note: tested on pooled samples (fewer than %d runs a side)\n",
+		       COMPARE_MIN_RUNS);
+}
+
 static void print_notes(const struct cmp *c)
 {
-	size_t few = 0;
+	size_t few = count_rows(c, 0, 1), few_runs = count_rows(c, 1, 1);
 
-	for (size_t i = 0; i < c->n; i++)
-		few += !c->rows[i].skip && c->rows[i].v == BB_V_FEW;
+	if (few || few_runs)
+		printf("\n");
 	if (few)
-		printf("\nwarning: %zu metrics have fewer than %d samples on a side: no p-value and "
+		printf("warning: %zu metrics have fewer than %d samples on a side: no p-value and "
 		       "no verdict; fewer samples are unreliable (take more: stream -N, csum --reps, "
 		       "mem --repeat, lat --samples; or pool several runs)\n", few, BB_AB_MIN_N);
+	if (few_runs)
+		printf("warning: %zu metrics are tested on per-run medians with fewer than %d runs "
+		       "on a side: no p-value and no verdict, the change is only an estimate (a rank "
+		       "test on 3 runs a side cannot reach p<0.05); give each side %d or more runs\n",
+		       few_runs, BB_AB_MIN_N, BB_AB_MIN_N);
+	if (c->n && !few && !few_runs)
+		printf("\n");
+	print_basis(c);
 	if (c->only_a)
 		printf("note: %zu metrics only in A (e.g. %s)\n", c->only_a, c->first_only_a);
 	if (c->only_b)
@@ -558,7 +649,7 @@ static void csv_row(FILE *f, const struct row *r)
 	fprintf(f, ",%s,%zu,%zu", m->better > 0 ? "higher" : m->better < 0 ? "lower" : "unknown",
 		r->a->n, r->b->n);
 	if (r->skip) {
-		fprintf(f, ",,,,,,,,,,,not compared\n");
+		fprintf(f, ",,,,,,,,,,,not compared,\n");
 		return;
 	}
 	csv_num(f, r->fa.median);
@@ -570,8 +661,8 @@ static void csv_row(FILE *f, const struct row *r)
 	csv_num(f, r->ab.hi);
 	csv_num(f, r->ab.mwu.u);
 	csv_num(f, r->ab.have_p ? r->ab.mwu.p : NAN);
-	fprintf(f, ",%s,%s\n", r->ab.have_p ? (r->ab.mwu.exact ? "exact" : "normal") : "",
-		bb_verdict_name(r->v));
+	fprintf(f, ",%s,%s,%s\n", r->ab.have_p ? (r->ab.mwu.exact ? "exact" : "normal") : "",
+		bb_verdict_name(r->v), r->per_run ? "run_medians" : "samples");
 }
 
 static int write_csv(const struct cmp *c, const char *path)
@@ -581,7 +672,7 @@ static int write_csv(const struct cmp *c, const char *path)
 	if (bb_out_open(&out, path))
 		return 1;
 	fprintf(out.f, "key,applet,quantity,unit,better,n_a,n_b,median_a,median_b,best_a,best_b,"
-		       "ratio,ci_low,ci_high,u,p,p_method,verdict\n");
+		       "ratio,ci_low,ci_high,u,p,p_method,verdict,basis\n");
 	for (size_t i = 0; i < c->n; i++)
 		csv_row(out.f, &c->rows[i]);
 	return bb_out_close(&out) ? 1 : 0;

@@ -6,6 +6,9 @@
 #     sentence, and --fail-on-regression exits 1 (0 without it);
 #   - an improvement, a no-change pair, several runs a side ("--" and
 #     directories), --variants, --filter and --csv;
+#   - 3 or more runs a side are tested on per-run medians: runs that differ
+#     by +-10% are not claimed as changed (3 vs 3: too few samples; 5 vs 5:
+#     no significant change), an 8% shift with 6 runs a side is found;
 #   - warnings when flags, governor or threads differ; labels in the header;
 #   - bad results files and bad usage exit 2 with one line naming the file
 #     and the key (or the option).
@@ -102,6 +105,58 @@ cp "$D/a.json" "$D/a2.json" "$D/A/"
 cp "$D/fast.json" "$D/fast2.json" "$D/B/"
 expect_exit 0 "compare DIR_A DIR_B exits 0" -- $BB compare "$D/A" "$D/B"
 expect_grep "B is 5.3% faster" "$TMPD/out" "  ... and pools the files of each directory"
+awk -F, 'NR > 1 && $19 != "samples" { bad = 1 } END { exit bad }' "$TMPD/pooled.csv"
+tap $? "--csv: 2 runs a side are tested on pooled samples (basis column)"
+expect_grep "^note: tested on pooled samples (fewer than 3 runs a side)$" "$TMPD/out" \
+	"  ... and the output says so"
+
+# ---- 3 or more runs a side: the run is the unit of replication ----
+# Runs that differ by up to +-10% from run to run, each with the tight
+# spread (0.4%) of the fixture within the run.
+mkdir -p "$D/R"
+i=0; for s in 0.9 1.0 1.1; do i=$((i+1)); mkrun "$D/R/a$i.json" scale=$s; done
+i=0; for s in 0.95 1.05 1.1; do i=$((i+1)); mkrun "$D/R/b$i.json" scale=$s noise=2; done
+expect_exit 0 "2 of those runs a side, pooled, exits 0" -- \
+	$BB compare "$D/R/a1.json" "$D/R/a2.json" -- "$D/R/b2.json" "$D/R/b3.json"
+[ "$(grep -c ' regressed$' "$TMPD/out")" -eq 4 ]
+tap $? "  ... pooled samples claim a regression on all 4 kernels"
+expect_exit 0 "3 runs a side with run-to-run noise exits 0" -- \
+	$BB compare --csv "$TMPD/perrun.csv" "$D/R/a1.json" "$D/R/a2.json" "$D/R/a3.json" -- \
+	"$D/R/b1.json" "$D/R/b2.json" "$D/R/b3.json"
+cp "$TMPD/out" "$TMPD/perrun.txt"
+[ "$(grep -c ' n<5  too few samples$' "$TMPD/perrun.txt")" -eq 4 ]
+tap $? "  ... per-run medians, 3 vs 3: no p-value (it could not reach 0.05), no claim"
+expect_grep "^note: 4 metrics tested on per-run medians (3 vs 3 runs)$" "$TMPD/perrun.txt" \
+	"  ... the note names the basis and the run counts"
+expect_grep "^warning: 4 metrics are tested on per-run medians with fewer than 5 runs" \
+	"$TMPD/perrun.txt" "  ... and warns that 5 runs a side are needed for a verdict"
+! grep -q "^warning: a side is a single run" "$TMPD/perrun.txt"
+tap $? "  ... no single-run warning"
+awk -F, 'NR > 1 && ($6 != 30 || $19 != "run_medians") { bad = 1 } END { exit bad || NR != 5 }' \
+	"$TMPD/perrun.csv"
+tap $? "--csv: n_a stays the sample count, basis is run_medians"
+i=3; for s in 0.95 1.05; do i=$((i+1)); mkrun "$D/R/a$i.json" scale=$s; done
+i=3; for s in 0.92 1.02; do i=$((i+1)); mkrun "$D/R/b$i.json" scale=$s noise=2; done
+expect_exit 0 "5 runs a side with run-to-run noise exits 0" -- $BB compare "$D/R/a"?.json -- "$D/R/b"?.json
+[ "$(grep -c ' no significant change$' "$TMPD/out")" -eq 4 ]
+tap $? "  ... per-run medians, 5 vs 5: no significant change"
+expect_grep "^note: 4 metrics tested on per-run medians (5 vs 5 runs)$" "$TMPD/out" \
+	"  ... tested on per-run medians (5 vs 5 runs)"
+mkdir -p "$D/S"
+i=0; for s in 1.0 0.97 1.03 0.99 1.02 0.98; do
+	i=$((i+1))
+	mkrun "$D/S/a$i.json" scale=$s
+	mkrun "$D/S/b$i.json" scale="$(awk -v s=$s 'BEGIN { print s / 1.08 }')" noise=2
+done
+expect_exit 0 "6 runs a side, B 8% faster with +-3% run-to-run noise, exits 0" -- \
+	$BB compare "$D/S/a"?.json -- "$D/S/b"?.json
+[ "$(grep -c ' improved$' "$TMPD/out")" -eq 4 ]
+tap $? "  ... per-run medians, 6 vs 6: all 4 kernels improved"
+expect_grep "^stream: B is 8.1% faster (4 of 4 metrics, p<0.01)$" "$TMPD/out" \
+	"  ... the summary says 8.1% faster"
+expect_grep "^note: 4 metrics tested on per-run medians (6 vs 6 runs)$" "$TMPD/out" \
+	"  ... tested on per-run medians (6 vs 6 runs)"
+
 expect_exit 0 "--filter keeps only matching keys" -- $BB compare --filter triad "$D/a.json" "$D/slow.json"
 [ "$(grep -c 'bandwidth' "$TMPD/out")" -eq 1 ]
 tap $? "  ... one metric left"
