@@ -275,16 +275,6 @@ static const char mem_help[] =
 enum { OPT_VARIANT = BB_OPT_FIRST_APPLET, OPT_BASELINE, OPT_OP, OPT_MIN, OPT_MAX, OPT_SIZES,
        OPT_ARENA, OPT_LIST };
 
-static uint64_t size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
-			 const char *expect)
-{
-	uint64_t v;
-
-	if (bb_parse_size(arg, &v) || v < min || v > max)
-		bb_die_value(opt, arg, expect);
-	return v;
-}
-
 #define SIZES_EXPECT "expected a comma list of sizes, e.g. 64,4K,1M,64M"
 
 /* --sizes: kept ascending without duplicates, so rows print in size order. */
@@ -302,7 +292,7 @@ static void parse_sizes(struct mem_opts *o, const char *arg)
 		if (len == 0 || len >= sizeof item)
 			bb_die_value("--sizes", arg, SIZES_EXPECT);
 		snprintf(item, sizeof item, "%.*s", (int)len, p);
-		v = size_arg("--sizes", item, 16, 1ull << 40, "expected 16..1T bytes");
+		v = bb_size_arg("--sizes", item, 16, 1ull << 40, "expected 16..1T bytes");
 		for (at = 0; at < o->nsizes && o->sizes[at] < v; at++)
 			;
 		if (at == o->nsizes || o->sizes[at] != v) {
@@ -334,15 +324,15 @@ static void mem_option(int opt, const char *arg, struct mem_opts *o)
 		o->repeat = (int)v;
 		break;
 	case OPT_MIN:
-		o->min_size = size_arg("--min-size", arg, 16, 1ull << 30, "expected 16..1G bytes");
+		o->min_size = bb_size_arg("--min-size", arg, 16, 1ull << 30, "expected 16..1G bytes");
 		o->min_given = 1;
 		break;
 	case OPT_MAX:
-		o->max_size = size_arg("--max-size", arg, 16, 1ull << 40, "expected 16..1T bytes");
+		o->max_size = bb_size_arg("--max-size", arg, 16, 1ull << 40, "expected 16..1T bytes");
 		break;
 	case OPT_SIZES: parse_sizes(o, arg); break;
 	case OPT_ARENA:
-		o->arena = size_arg("--arena", arg, 1u << 20, 16ull << 30,
+		o->arena = bb_size_arg("--arena", arg, 1u << 20, 16ull << 30,
 				    "expected 1M..16G bytes");
 		o->arena = o->arena / MEM_PAGE * MEM_PAGE;
 		break;

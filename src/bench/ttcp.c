@@ -113,16 +113,6 @@ static void defaults(struct ttcp_opts *o)
 	o->idle_timeout_s = 30;
 }
 
-static uint64_t size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
-			 const char *expect)
-{
-	uint64_t v;
-
-	if (bb_parse_size(arg, &v) || v < min || v > max)
-		bb_die_value(opt, arg, expect);
-	return v;
-}
-
 static double seconds_arg(const char *opt, const char *arg, double min)
 {
 	double v;
@@ -163,12 +153,12 @@ static int classic_opt(struct ttcp_opts *o, int opt, const char *arg, int *roles
 	case 't': o->transmit = 1; *roles |= 1; return 1;
 	case 'r': o->transmit = 0; *roles |= 2; return 1;
 	case 'u': o->udp = 1; return 1;
-	case 'l': o->buflen = size_arg("-l", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M"); return 1;
-	case 'n': o->nbuf = size_arg("-n", arg, 1, 1ull << 40, "expected a count 1..2^40"); return 1;
-	case 'p': o->port = (unsigned)size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
-	case 'b': o->sockbuf = (int)size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
-	case 'A': o->align = size_arg("-A", arg, 1, TTCP_MAX_ALIGN, "expected bytes 1..1M"); return 1;
-	case 'O': o->offset = size_arg("-O", arg, 0, TTCP_MAX_ALIGN, "expected bytes 0..1M"); return 1;
+	case 'l': o->buflen = bb_size_arg("-l", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M"); return 1;
+	case 'n': o->nbuf = bb_size_arg("-n", arg, 1, 1ull << 40, "expected a count 1..2^40"); return 1;
+	case 'p': o->port = (unsigned)bb_size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
+	case 'b': o->sockbuf = (int)bb_size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
+	case 'A': o->align = bb_size_arg("-A", arg, 1, TTCP_MAX_ALIGN, "expected bytes 1..1M"); return 1;
+	case 'O': o->offset = bb_size_arg("-O", arg, 0, TTCP_MAX_ALIGN, "expected bytes 0..1M"); return 1;
 	case 'D': o->nodelay = 1; return 1;
 	case 's': o->sink = 1; return 1;
 	case 'v': o->verbose = 1; return 1;
@@ -189,7 +179,7 @@ static int modern_opt(struct ttcp_opts *o, int opt, const char *arg)
 	switch (opt) {
 	case OPT_TIME: o->time_s = seconds_arg("--time", arg, 1e-3); return 1;
 	case OPT_STREAMS:
-		o->streams = (int)size_arg("--streams", arg, 1, BB_MAX_STREAMS, "expected 1..64");
+		o->streams = (int)bb_size_arg("--streams", arg, 1, BB_MAX_STREAMS, "expected 1..64");
 		return 1;
 	case OPT_INTERVAL: o->interval_s = seconds_arg("--interval", arg, 0.01); return 1;
 	case OPT_BIND: bind_arg(o, arg); return 1;
@@ -204,10 +194,10 @@ static int modern_opt(struct ttcp_opts *o, int opt, const char *arg)
 	case OPT_IDLE_TIMEOUT: o->idle_timeout_s = seconds_arg("--idle-timeout", arg, 1e-3); return 1;
 	case OPT_ACCEPT_TIMEOUT: o->accept_timeout_s = seconds_arg("--accept-timeout", arg, 0); return 1;
 	case OPT_READ_SIZE:
-		o->read_size = size_arg("--read-size", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
+		o->read_size = bb_size_arg("--read-size", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
 		return 1;
 	case OPT_RCVLOWAT:
-		o->rcvlowat = size_arg("--rcvlowat", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
+		o->rcvlowat = bb_size_arg("--rcvlowat", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
 		o->rcvlowat_given = 1;
 		return 1;
 	}

@@ -21,6 +21,16 @@ void bb_die_value(const char *opt, const char *val, const char *expect)
 	bb_die_usage("invalid value '%s' for %s (%s)", val, opt, expect);
 }
 
+uint64_t bb_size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		     const char *expect)
+{
+	uint64_t v;
+
+	if (bb_parse_size(arg, &v) || v < min || v > max)
+		bb_die_value(opt, arg, expect);
+	return v;
+}
+
 /* The directory must exist and be writable before a long run starts. */
 static void check_writable(const char *opt, const char *path)
 {

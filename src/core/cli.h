@@ -4,6 +4,7 @@
 #define BB_CLI_H
 
 #include <getopt.h>
+#include <stdint.h>
 
 #include "results.h"
 
@@ -44,6 +45,10 @@ _Noreturn void bb_cli_bad(int opt, char **argv);
 
 /* Exit 2 if non-option arguments remain. */
 void bb_cli_no_operands(int argc, char **argv);
+
+/* A size with K/M/G suffixes in [min, max], or exit 2 naming opt. */
+uint64_t bb_size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
+		     const char *expect);
 
 /* Exit 2: "invalid value 'VAL' for OPT (EXPECT)". */
 _Noreturn void bb_die_value(const char *opt, const char *val, const char *expect);

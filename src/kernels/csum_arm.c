@@ -27,13 +27,7 @@ int csum_neon_supported(void)
 
 uint32_t csum_neon(const void *buf, size_t len, uint32_t seed)
 {
-	const unsigned char *p = buf;
-	uint64_t sum = csum_native_seed(seed, 0);
-	size_t done;
-
-	sum = csum_add64(sum, csum_neon_vectors(p, len, &done));
-	sum = csum_add64(sum, csum_native_tail(p + done, len - done));
-	return csum_native_result(csum_fold64(sum), 0);
+	return csum_neon_partial(buf, len, seed);
 }
 
 #else

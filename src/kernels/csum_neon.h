@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "csum_impl.h"
+
 #define CSUM_NEON_SPAN 32768   /* iterations before the 32-bit lanes could wrap */
 
 #define CSUM_NEON_WORDS(p) vreinterpretq_u16_u8(vld1q_u8(p))
@@ -43,6 +45,18 @@ CSUM_NEON_ATTR static uint64_t csum_neon_vectors(const unsigned char *p, size_t 
 	for (; len - *done >= 16; *done += 16, p += 16)
 		wide = vpadalq_u32(wide, vpaddlq_u16(CSUM_NEON_WORDS(p)));
 	return vgetq_lane_u64(wide, 0) + vgetq_lane_u64(wide, 1);
+}
+
+/* The partial sum of buf with seed: the vectors, then the tail bytes. */
+static uint32_t csum_neon_partial(const void *buf, size_t len, uint32_t seed)
+{
+	const unsigned char *p = buf;
+	uint64_t sum = csum_native_seed(seed, 0);
+	size_t done;
+
+	sum = csum_add64(sum, csum_neon_vectors(p, len, &done));
+	sum = csum_add64(sum, csum_native_tail(p + done, len - done));
+	return csum_native_result(csum_fold64(sum), 0);
 }
 
 #endif
