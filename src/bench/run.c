@@ -16,6 +16,7 @@
 
 struct run_opts {
 	const char *outdir;
+	const char *only;            /* comma-separated applets, or NULL: all */
 	int verbose;
 };
 
@@ -28,6 +29,8 @@ static const char run_help[] =
 	"\n"
 	"  -o, --outdir DIR   directory for the JSON file (default: results)\n"
 	"  -v, --verbose      also print each applet's full classic output\n"
+	"      --only LIST    only these applets of the suite, comma-separated,\n"
+	"                     e.g. --only stream,ttcp\n"
 	BB_COMMON_HELP
 	"  (--json FILE replaces the default file name)\n";
 
@@ -61,6 +64,46 @@ static void result_name(char *path, size_t len, const char *dir, const struct bb
 	strncat(path, ".json", len - strlen(path) - 1);
 }
 
+/* Whether applet name is in the comma-separated list (NULL: every one). */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list)
+		return 1;
+	for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',')
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+static int is_quick(const char *name)
+{
+	for (const struct bb_applet *a = bb_applets; a->name; a++)
+		if (a->quick && strcmp(a->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every name in --only must be an applet of the suite. */
+static void check_only(const char *list)
+{
+	char name[64];
+
+	for (const char *p = list;; p++) {
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof name)
+			bb_die_value("--only", list, "expected applet names separated by commas");
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (!is_quick(name))
+			bb_die_value("--only", list, "not an applet of the quick suite; see --help");
+		p += n;
+		if (!*p)
+			return;
+	}
+}
+
 /* One line naming the applets in the suite, for --help and for tests. */
 static void print_suite(FILE *f)
 {
@@ -76,6 +119,7 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 	static const struct option longopts[] = {
 		{ "outdir", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "only", required_argument, NULL, 'O' },
 		BB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -92,6 +136,10 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			o->outdir = optarg;
 			break;
 		case 'v': o->verbose = 1; break;
+		case 'O':
+			check_only(optarg);
+			o->only = optarg;
+			break;
 		case 'h':
 			fputs(run_help, stdout);
 			print_suite(stdout);
@@ -102,20 +150,29 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 	bb_cli_no_operands(argc, argv);
 }
 
-static int count_quick(void)
+static int count_quick(const char *only)
 {
 	int n = 0;
 	for (const struct bb_applet *a = bb_applets; a->name; a++)
-		n += a->quick != NULL;
+		n += a->quick && in_list(only, a->name);
 	return n;
 }
 
-static int run_suite(struct bb_run *run, int verbose)
+/* Whether the results an applet added from index first on all succeeded. */
+static int all_ok(const struct bb_run *run, size_t first)
 {
-	int tty = isatty(2), total = count_quick(), i = 0, failed = 0;
+	for (size_t k = first; k < run->n; k++)
+		if (!run->results[k]->ok)
+			return 0;
+	return 1;
+}
+
+static int run_suite(struct bb_run *run, const struct run_opts *o)
+{
+	int tty = isatty(2), total = count_quick(o->only), i = 0, failed = 0;
 
 	for (const struct bb_applet *a = bb_applets; a->name; a++) {
-		if (!a->quick)
+		if (!a->quick || !in_list(o->only, a->name))
 			continue;
 		double t0 = bb_now();
 		if (tty)
@@ -123,13 +180,16 @@ static int run_suite(struct bb_run *run, int verbose)
 		char prog[64];
 		snprintf(prog, sizeof prog, "boardbench run: %s", a->name);
 		bb_set_prog(prog);
-		struct bb_result *r = a->quick(run);
+		size_t first = run->n;
+		a->quick(run);
 		bb_set_prog("boardbench run");
 		if (tty)
-			fprintf(stderr, " %s in %.1f s\n", r->ok ? "done" : "FAILED", bb_now() - t0);
-		if (verbose && r->render)
-			r->render(stdout, r);
-		failed += !r->ok;
+			fprintf(stderr, " %s in %.1f s\n", all_ok(run, first) ? "done" : "FAILED",
+				bb_now() - t0);
+		failed += !all_ok(run, first);
+		for (size_t k = first; o->verbose && k < run->n; k++)
+			if (run->results[k]->render)
+				run->results[k]->render(stdout, run->results[k]);
 	}
 	return failed;
 }
@@ -156,7 +216,7 @@ static int ensure_dir(const char *dir)
 
 int run_main(int argc, char **argv)
 {
-	struct run_opts o = { "results", 0 };
+	struct run_opts o = { "results", NULL, 0 };
 	struct bb_cli cli = { 0 };
 	char path[1024];
 	int rc, failed;
@@ -167,7 +227,7 @@ int run_main(int argc, char **argv)
 	struct bb_run *run = bb_run_new(argc, argv);
 	bb_cli_apply_labels(run, &cli);
 	double t0 = bb_now();
-	failed = run_suite(run, o.verbose);
+	failed = run_suite(run, &o);
 	print_summary(run, bb_now() - t0);
 	if (!cli.json) {
 		result_name(path, sizeof path, o.outdir, run);

@@ -283,8 +283,11 @@ void ttcp_summary(FILE *f, const struct bb_result *r)
 
 	bb_ttcp_fmt_rate(rate, sizeof rate, 'm', bps / 8.0);
 	bb_fmt_si_rate(si, sizeof si, bps);
-	fprintf(f, "ttcp     loopback tcp %.0f x %.0f bytes, median of %zu runs: %s/sec (Mbit = 2^20 bits)"
-		   " = %s%s\n",
-		pnum(r, "buflen"), pnum(r, "nbuf"), kept, rate, si,
+	char streams[48] = "";
+	if (pnum(r, "streams") > 1)
+		snprintf(streams, sizeof streams, "%.0f streams of ", pnum(r, "streams"));
+	fprintf(f, "ttcp     loopback tcp %s%.0f x %.0f bytes, median of %zu runs: %s/sec"
+		   " (Mbit = 2^20 bits) = %s%s\n",
+		streams, pnum(r, "buflen"), pnum(r, "nbuf"), kept, rate, si,
 		r->ok ? "" : " INCOMPLETE");
 }

@@ -61,6 +61,7 @@ static const struct unit_rule unit_rules[] = {
 struct key_rule {
 	const char *applet, *pattern, *variant;
 	const char *unit_is, *work_is;    /* required sample and work units */
+	const char *above1;               /* a numeric parameter that must be > 1 */
 	const char *key;
 	enum how how;
 	const char *per_value;            /* HOW_PER_VALUE: the count's name */
@@ -111,6 +112,15 @@ static const struct key_rule key_rules[] = {
 	{ .applet = "mem", .pattern = "* *", .key = "mem.page.$1.$2.$v", .chart = "mem.page.$1",
 	  .title = "mem page: $1 per 4 KiB page (lower is better)", .category = "$2",
 	  .xlabel = "page state" },
+	{ .applet = "ttcp", .pattern = "transfer", .variant = "total", .unit_is = "s",
+	  .work_is = "bytes", .above1 = "streams",
+	  .key = "ttcp.{protocol}.{role}.streams{streams}.throughput", TTCP_RATE,
+	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
+	  .category = "{protocol} {role}, {streams} streams", .xlabel = "transfer" },
+	{ .applet = "ttcp", .pattern = "transfer", .unit_is = "s", .work_is = "bytes",
+	  .above1 = "streams", .key = "ttcp.{protocol}.{role}.streams{streams}.$v.throughput",
+	  TTCP_RATE, .aux = 1, .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
+	  .category = "{protocol} {role}, {streams} streams", .xlabel = "transfer" },
 	{ .applet = "ttcp", .pattern = "transfer", .variant = "total", .unit_is = "s",
 	  .work_is = "bytes", .key = "ttcp.{protocol}.{role}.throughput", TTCP_RATE,
 	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
@@ -245,6 +255,8 @@ static int rule_matches(const struct key_rule *r, const struct bb_rresult *res,
 		return 0;
 	if ((r->unit_is && strcmp(r->unit_is, s->unit)) ||
 	    (r->work_is && strcmp(r->work_is, s->work_unit)))
+		return 0;
+	if (r->above1 && !(bb_rkv_num(&res->params, r->above1, 0) > 1))
 		return 0;
 	memset(c->caps, 0, sizeof c->caps);
 	return match(r->pattern, s->name, c->caps, 0);

@@ -38,10 +38,29 @@ $BB run --help >"$TMPD/help" 2>/dev/null
 suite=$(sed -n 's/^Applets in the quick suite: *//p' "$TMPD/help")
 [ -n "$suite" ]
 tap $? "run --help names the applets of the quick suite ($suite)"
-got=$(jq -r '[.results[].applet] | sort | join(" ")' "$json" 2>/dev/null)
+got=$(jq -r '[.results[].applet] | unique | join(" ")' "$json" 2>/dev/null)
 want=$(printf '%s\n' $suite | sort | tr '\n' ' ' | sed 's/ $//')
 [ -n "$got" ] && [ "$got" = "$want" ]
-tap $? "the JSON has one result per quick applet (got '$got', want '$want')"
+tap $? "the JSON has results of every quick applet (got '$got', want '$want')"
+n=$(jq '[.results[] | select(.applet != "ttcp")] | length' "$json" 2>/dev/null)
+[ "$n" = $(($(echo $suite | wc -w) - 1)) ]
+tap $? "  ... one result each, ttcp aside ($n)"
+
+# ttcp: the seed's one stream, then (more than one CPU) one stream per CPU.
+cpus=$(nproc)
+want_streams=1
+[ "$cpus" -gt 1 ] && want_streams="1 $([ "$cpus" -lt 16 ] && echo "$cpus" || echo 16)"
+got=$(jq -r '[.results[] | select(.applet == "ttcp") | .params.streams] | join(" ")' "$json")
+[ "$got" = "$want_streams" ]
+tap $? "ttcp results with streams $want_streams on $cpus CPUs (got '$got')"
+jq -e '[.results[] | select(.applet == "ttcp") | .series[]
+	| select(.name == "transfer" and .variant == "total") | (.samples | length) == 21]
+	| length > 0 and all' "$json" >/dev/null 2>&1
+tap $? "  ... each keeps 21 transfers (the first a warm-up)"
+if [ "$cpus" -gt 1 ]; then
+	expect_grep "^ttcp .* streams of 8192 x 2048 bytes" "$TMPD/stdout" \
+		"  ... and the summary has a line for the streams at once"
+fi
 for a in $suite; do
 	jq -e --arg a "$a" '.results[] | select(.applet == $a) | .status == "ok"' \
 		"$json" >/dev/null 2>&1
@@ -59,3 +78,16 @@ expect_grep "^results: .*$name\$" "$TMPD/stdout" "the summary names the results 
 tap $? "no progress lines on stderr when it is not a terminal"
 [ -z "$(find "$OUT" -name '*.tmp.*')" ]
 tap $? "no temporary files are left in the results directory"
+
+# ---- --only: a part of the suite ----
+expect_exit 0 "run --only csum,stream exits 0" -- \
+	$BB run --only csum,stream --json "$TMPD/only.json"
+got=$(jq -r '[.results[].applet] | join(" ")' "$TMPD/only.json" 2>/dev/null)
+[ "$got" = "stream csum" ]
+tap $? "  ... runs just those, in the suite's order (got '$got')"
+for bad in foo "stream,,csum" "stream," "" "run"; do
+	expect_exit 2 "run --only '$bad' exits 2" -- $BB run --only "$bad" --json "$TMPD/bad.json"
+	expect_grep "--only" "$TMPD/err" "  ... and names --only"
+	[ ! -e "$TMPD/bad.json" ]
+	tap $? "  ... and writes no file"
+done

@@ -184,6 +184,32 @@ static void test_ttcp(void **state)
 	unload(&f);
 }
 
+/* Several streams at once are another measurement: their own key, so the
+ * quick suite's one-stream and one-per-CPU results never pool. */
+static void test_ttcp_streams(void **state)
+{
+	const char *one = "{\"protocol\": \"tcp\", \"role\": \"transmit\", \"streams\": 1}";
+	const char *two = "{\"protocol\": \"tcp\", \"role\": \"transmit\", \"streams\": 2}";
+	struct fixture f;
+	const struct bb_metric *m;
+
+	(void)state;
+	load(&f, "ttcp", one, "transfer", "total", "s", 1.25e8, "bytes", "[1.0]", "{}");
+	assert_string_equal(only(&f)->key, "ttcp.tcp.transmit.throughput");
+	unload(&f);
+	load(&f, "ttcp", two, "transfer", "total", "s", 2.5e8, "bytes", "[1.0]", "{}");
+	m = only(&f);
+	assert_string_equal(m->key, "ttcp.tcp.transmit.streams2.throughput");
+	assert_close(m->v[0] * m->disp_scale, 2000);
+	assert_false(m->aux);
+	unload(&f);
+	load(&f, "ttcp", two, "transfer", "stream1", "s", 1.25e8, "bytes", "[1.0]", "{}");
+	m = only(&f);
+	assert_string_equal(m->key, "ttcp.tcp.transmit.streams2.stream1.throughput");
+	assert_true(m->aux);
+	unload(&f);
+}
+
 /* An applet the table has never seen still gets keys and directions. */
 static void test_generic(void **state)
 {
@@ -262,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_csum),
 		cmocka_unit_test(test_mem),
 		cmocka_unit_test(test_ttcp),
+		cmocka_unit_test(test_ttcp_streams),
 		cmocka_unit_test(test_generic),
 		cmocka_unit_test(test_discard_and_bad),
 		cmocka_unit_test(test_figures),
