@@ -294,6 +294,7 @@ static void print_table(const struct cmp *c)
 
 struct tally {
 	size_t total, count[BB_V_COUNT], skipped;
+	size_t few_runs;             /* of count[BB_V_FEW]: too few runs, not samples */
 	double lo[BB_V_COUNT], hi[BB_V_COUNT], pmax[BB_V_COUNT];
 };
 
@@ -315,6 +316,7 @@ static void tally_row(struct tally *t, const struct row *r)
 		t->skipped++;
 		return;
 	}
+	t->few_runs += r->v == BB_V_FEW && r->per_run;
 	if (!t->count[r->v]++) {
 		t->lo[r->v] = t->hi[r->v] = g;
 		t->pmax[r->v] = r->ab.mwu.p;
@@ -356,6 +358,19 @@ static void say_direction(const struct tally *t, enum bb_verdict v, const char *
 		printf(" and %s %s on %zu (%s)", range, word, t->count[v], p);
 }
 
+/* "N with fewer than 5 samples a side", or runs, or both. */
+static void say_few(const struct tally *t)
+{
+	size_t runs = t->few_runs, samples = t->count[BB_V_FEW] - runs;
+
+	if (samples)
+		printf("%zu with fewer than %d samples a side", samples, BB_AB_MIN_N);
+	if (samples && runs)
+		printf(" and ");
+	if (runs)
+		printf("%zu with fewer than %d runs a side", runs, BB_AB_MIN_N);
+}
+
 static void say_quiet(const struct tally *t)
 {
 	static const struct {
@@ -364,22 +379,26 @@ static void say_quiet(const struct tally *t)
 	} parts[] = {
 		{ BB_V_SAME, "no significant change" },
 		{ BB_V_NOISE, "within noise" },
-		{ BB_V_FEW, "too few samples to test" },
+		{ BB_V_FEW, NULL },
 	};
 	const char *sep = "";
 
 	if (!t->count[BB_V_SAME] && !t->count[BB_V_NOISE]) {
-		printf("not tested (%zu metrics: %zu with fewer than %d samples or runs a side", t->total,
-		       t->count[BB_V_FEW], BB_AB_MIN_N);
+		printf("not tested (%zu metric%s: ", t->total, t->total == 1 ? "" : "s");
+		say_few(t);
 		if (t->skipped)
 			printf(", %zu not compared", t->skipped);
 		printf(")");
 		return;
 	}
-	printf("no change beyond noise (%zu metrics:", t->total);
+	printf("no change beyond noise (%zu metric%s:", t->total, t->total == 1 ? "" : "s");
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		if (t->count[parts[i].v]) {
-			printf("%s %zu %s", sep, t->count[parts[i].v], parts[i].what);
+			printf("%s ", sep);
+			if (parts[i].v == BB_V_FEW)
+				say_few(t);
+			else
+				printf("%zu %s", t->count[parts[i].v], parts[i].what);
 			sep = ",";
 		}
 	if (t->skipped)

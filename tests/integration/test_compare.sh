@@ -132,6 +132,8 @@ expect_grep "^warning: 4 metrics are tested on per-run medians with fewer than 5
 	"$TMPD/perrun.txt" "  ... and warns that 5 runs a side are needed for a verdict"
 ! grep -q "^warning: a side is a single run" "$TMPD/perrun.txt"
 tap $? "  ... no single-run warning"
+expect_grep "^stream: not tested (4 metrics: 4 with fewer than 5 runs a side)$" \
+	"$TMPD/perrun.txt" "  ... and the summary says runs, not samples"
 awk -F, 'NR > 1 && ($6 != 30 || $19 != "run_medians") { bad = 1 } END { exit bad || NR != 5 }' \
 	"$TMPD/perrun.csv"
 tap $? "--csv: n_a stays the sample count, basis is run_medians"
