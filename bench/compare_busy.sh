@@ -23,6 +23,7 @@
 #   BB=path    the boardbench binary (default: ./boardbench, built if missing)
 set -eu
 prog=compare_busy.sh
+# shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 rounds=5

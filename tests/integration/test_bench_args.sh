@@ -1,0 +1,23 @@
+#!/bin/sh
+# tests/integration/test_bench_args.sh - the measurement scripts under
+# bench/ turn away bad options with one line and exit 2 before measuring
+# anything, and --help/-h prints their usage.  Their measurements are not
+# run here: they take minutes and their numbers are not pass/fail.
+. tests/integration/lib.sh
+
+BB=$BB_ABS
+export BB
+expect_exit 0 "compare_busy.sh -h exits 0" -- bash bench/compare_busy.sh -h
+expect_grep "busy loop" "$TMPD/out" "  ... and prints its usage"
+for bad in "-n x" "-n 0" "-c x" "-c 9999" "-e ''"; do
+	eval "set -- $bad"
+	expect_exit 2 "compare_busy.sh $bad exits 2" -- bash bench/compare_busy.sh "$@" -o "$TMPD/w"
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "^compare_busy.sh: $1" "$TMPD/err"
+	tap $? "  ... with one line naming $1"
+	[ ! -d "$TMPD/w/A1" ]
+	tap $? "  ... before any run"
+done
+expect_exit 2 "compare_busy.sh -z (no such option) exits 2" -- bash bench/compare_busy.sh -z
+expect_grep "option" "$TMPD/err" "  ... and says so"
+expect_exit 2 "compare_aa.sh x exits 2" -- sh bench/compare_aa.sh x
+expect_grep "PAIRS must be a number" "$TMPD/err" "  ... and says why"
