@@ -1,8 +1,10 @@
 /* run.c - the `run` applet, the quick suite and boardbench's main job:
- * every applet's quick profile in turn, progress on stderr when it is a
+ * every applet's quick profile in turn (the CPU's own speed timed before
+ * each and after the last, core/calib.c), progress on stderr when it is a
  * terminal, a short summary on stdout, and the whole run as JSON in
  * results/<hostname>-<labels>-<UTC time>.json. */
 #include "applets.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
@@ -180,6 +182,7 @@ static int run_suite(struct bb_run *run, const struct run_opts *o)
 		char prog[64];
 		snprintf(prog, sizeof prog, "boardbench run: %s", a->name);
 		bb_set_prog(prog);
+		bb_calib_sample(run);
 		size_t first = run->n;
 		a->quick(run);
 		bb_set_prog("boardbench run");
@@ -191,6 +194,7 @@ static int run_suite(struct bb_run *run, const struct run_opts *o)
 			if (run->results[k]->render)
 				run->results[k]->render(stdout, run->results[k]);
 	}
+	bb_calib_sample(run);
 	return failed;
 }
 

@@ -21,6 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The CPU-speed metric of core/calib.c, and the spread within a side
+ * (slowest over fastest sample, less one) past which compare notes it. */
+#define BB_CALIB_KEY "calib.add_chain.time"
+#define COMPARE_CALIB_SPREAD 0.10
+
 /* Runs a side (holding a key) before a key is tested on per-run medians. */
 #define COMPARE_MIN_RUNS 3
 
@@ -492,6 +497,33 @@ static void print_basis(const struct cmp *c)
 		       COMPARE_MIN_RUNS);
 }
 
+/* The CPU's own speed (core/calib.c, timed between the applets of a quick
+ * suite run): when it differs between A and B, or moves within a side,
+ * single-thread figures may have moved with the machine, not the change. */
+static void warn_calib(const struct cmp *c)
+{
+	static const char why[] = "may have moved with the machine (clock, heat, a busy host), "
+				  "not with what was changed";
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		if (r->skip || strcmp(r->a->key, BB_CALIB_KEY) != 0)
+			continue;
+		if (r->v == BB_V_IMPROVED || r->v == BB_V_REGRESSED)
+			printf("warning: the CPU itself ran %.1f%% %s in B (%s, p %.2g): "
+			       "single-thread figures %s\n", 100 * fabs(speedup(r)),
+			       r->v == BB_V_IMPROVED ? "faster" : "slower", BB_CALIB_KEY,
+			       r->ab.mwu.p, why);
+		for (int side = 0; side < 2; side++) {
+			const struct bb_figures *f = side ? &r->fb : &r->fa;
+			if (f->min > 0 && f->max / f->min > 1 + COMPARE_CALIB_SPREAD)
+				printf("note: the CPU's speed varied by %.0f%% within %s (%s): "
+				       "its figures %s\n", 100 * (f->max / f->min - 1),
+				       side ? "B" : "A", BB_CALIB_KEY, why);
+		}
+	}
+}
+
 static void print_notes(const struct cmp *c)
 {
 	size_t few = count_rows(c, 0, 1), few_runs = count_rows(c, 1, 1);
@@ -510,6 +542,7 @@ static void print_notes(const struct cmp *c)
 	if (c->n && !few && !few_runs)
 		printf("\n");
 	print_basis(c);
+	warn_calib(c);
 	if (c->only_a)
 		printf("note: %zu metrics only in A (e.g. %s)\n", c->only_a, c->first_only_a);
 	if (c->only_b)

@@ -139,6 +139,9 @@ static const struct key_rule key_rules[] = {
 	  .base = "s", .disp = "ms", .scale = 1e3, .better = BB_BETTER_LOWER, .aux = 1,
 	  .chart = "" },
 	{ .applet = "ttcp", .pattern = "interval_*", .skip = 1 },
+	{ .applet = "calib", .pattern = "add_chain", .work_is = "ops", .key = "calib.add_chain.time",
+	  .how = HOW_PER_WORK, .quantity = "time", .base = "s/op", .disp = "ns/op", .scale = 1e9,
+	  .better = BB_BETTER_LOWER, .aux = 1, .chart = "" },
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))

@@ -2,17 +2,20 @@
 # for the compare and report tests (sourced after lib.sh).
 #
 #   mkrun FILE [scale=1] [noise=1|2] [label=K=V] [governor=G] [cflags=F]
-#              [threads=N] [variants="c fast"] [fast=0.8]
+#              [threads=N] [variants="c fast"] [fast=0.8] [calib=F] [calibslow=S]
 #
 # A STREAM-like run: Copy, Scale, Add, Triad for each variant, one warm-up
 # sample (discard 1) and ten timed samples, each a base time x scale x a
 # fixed noise factor (list 1 or 2, both with a spread of about 0.4%); the
 # variant "fast" also takes x fast.  Bandwidth is work / time, so scale=1.1
-# is a 9.1% regression and scale=0.95 a 5.3% improvement.
+# is a 9.1% regression and scale=0.95 a 5.3% improvement.  calib=F adds the
+# quick suite's CPU-speed result: 12 samples of 0.35 ms x F x the noise
+# list, the last 3 of them x S (calibslow, default 1).
 mkrun() {
 	_file=$1
 	shift
 	scale=1 noise=1 label="cfg=x" governor=performance cflags="-O2" threads=2 variants=c fast=1
+	calib=0 calibslow=1
 	for _kv in "$@"; do
 		case $_kv in
 		scale=*) scale=${_kv#*=} ;;
@@ -23,11 +26,14 @@ mkrun() {
 		threads=*) threads=${_kv#*=} ;;
 		variants=*) variants=${_kv#*=} ;;
 		fast=*) fast=${_kv#*=} ;;
+		calib=*) calib=${_kv#*=} ;;
+		calibslow=*) calibslow=${_kv#*=} ;;
 		*) echo "mkrun: unknown setting $_kv" >&2; return 1 ;;
 		esac
 	done
 	awk -v scale="$scale" -v noise="$noise" -v label="$label" -v governor="$governor" \
-	    -v cflags="$cflags" -v threads="$threads" -v variants="$variants" -v fast="$fast" '
+	    -v cflags="$cflags" -v threads="$threads" -v variants="$variants" -v fast="$fast" \
+	    -v calib="$calib" -v calibslow="$calibslow" '
 	BEGIN {
 		split("1.000 1.004 0.997 1.006 0.995 1.002 0.999 1.003 0.996 1.001", n1, " ")
 		split("1.002 0.998 1.005 0.996 1.001 0.994 1.003 0.999 1.004 0.997", n2, " ")
@@ -57,6 +63,17 @@ mkrun() {
 					printf ", %.9f", base[k] * f * (noise == 2 ? n2[i] : n1[i])
 				printf "]}"
 			}
-		printf "]}]}\n"
+		printf "]}"
+		if (calib > 0) {
+			printf ",\n  {\"applet\": \"calib\", \"status\": \"ok\", \"message\": \"\", "
+			printf "\"params\": {}, \"series\": [{\"name\": \"add_chain\", \"variant\": \"\", "
+			printf "\"unit\": \"s\", \"work\": 1000000, \"work_unit\": \"ops\", \"discard\": 0, "
+			printf "\"samples\": ["
+			for (i = 1; i <= 12; i++)
+				printf "%s%.9f", (i > 1 ? ", " : ""), \
+				       0.00035 * calib * n1[(i - 1) % 10 + 1] * (i > 9 ? calibslow : 1)
+			printf "]}]}"
+		}
+		printf "]}\n"
 	}' >"$_file"
 }

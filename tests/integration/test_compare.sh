@@ -177,8 +177,30 @@ expect_grep "^warning: A and B differ in compiler flags: A '-O2', B '-O3'$" "$TM
 expect_grep "^warning: A and B differ in stream threads: A '2', B '1'$" "$TMPD/env.txt" \
 	"warns that the thread count differs"
 
+# The CPU's own speed (the quick suite's calib result): a slower machine in
+# B is said, and so is a clock that moved within a side.
+mkrun "$D/cal_a.json" calib=1
+mkrun "$D/cal_b.json" calib=1.25
+mkrun "$D/cal_c.json" calib=1 calibslow=1.5
+$BB compare "$D/cal_a.json" "$D/cal_b.json" >"$TMPD/cal.txt" 2>&1
+expect_grep "^  calib.add_chain.time  *0.350[0-9] .* ns/op .* regressed$" "$TMPD/cal.txt" \
+	"calib: the CPU-speed row is compared (ns per add)"
+expect_grep "^warning: the CPU itself ran 20.0% slower in B (calib.add_chain.time, p " \
+	"$TMPD/cal.txt" "  ... and a slower CPU in B is a warning"
+! grep -q "^calib:" "$TMPD/cal.txt"
+tap $? "  ... but not a verdict of its own in the summary"
+! grep -q "varied" "$TMPD/cal.txt"
+tap $? "  ... no note on a steady clock"
+expect_exit 0 "--fail-on-regression ignores the CPU-speed row" -- \
+	$BB compare --fail-on-regression "$D/cal_a.json" "$D/cal_b.json"
+$BB compare "$D/cal_a.json" "$D/cal_c.json" >"$TMPD/cal.txt" 2>&1
+expect_grep "^note: the CPU's speed varied by 5[0-9]% within B (calib.add_chain.time)" \
+	"$TMPD/cal.txt" "a clock that moved within B is noted"
+! grep -q "^warning: the CPU itself" "$TMPD/cal.txt"
+tap $? "  ... without a warning when the medians agree"
+
 # Two real runs of the same build are a measurement on whatever machine
-# runs the tests, not a test: bench/compare_aa.sh measures that rate.
+# runs the tests, not a test: bench/compare_busy.sh measures that rate.
 
 # ---- bad results files: exit 2, one line naming the file and the key ----
 good=$D/a.json

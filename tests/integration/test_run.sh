@@ -38,13 +38,22 @@ $BB run --help >"$TMPD/help" 2>/dev/null
 suite=$(sed -n 's/^Applets in the quick suite: *//p' "$TMPD/help")
 [ -n "$suite" ]
 tap $? "run --help names the applets of the quick suite ($suite)"
-got=$(jq -r '[.results[].applet] | unique | join(" ")' "$json" 2>/dev/null)
+got=$(jq -r '[.results[].applet | select(. != "calib")] | unique | join(" ")' "$json" 2>/dev/null)
 want=$(printf '%s\n' $suite | sort | tr '\n' ' ' | sed 's/ $//')
 [ -n "$got" ] && [ "$got" = "$want" ]
 tap $? "the JSON has results of every quick applet (got '$got', want '$want')"
-n=$(jq '[.results[] | select(.applet != "ttcp")] | length' "$json" 2>/dev/null)
+n=$(jq '[.results[] | select(.applet != "ttcp" and .applet != "calib")] | length' "$json" 2>/dev/null)
 [ "$n" = $(($(echo $suite | wc -w) - 1)) ]
 tap $? "  ... one result each, ttcp aside ($n)"
+
+# The CPU's own speed, timed before each applet and after the last.
+napplets=$(echo $suite | wc -w)
+jq -e --argjson n $((3 * (napplets + 1))) '[.results[] | select(.applet == "calib")] as $c
+	| ($c | length) == 1 and $c[0].status == "ok" and ($c[0].series[0].name == "add_chain")
+	  and ($c[0].series[0].samples | length) == $n and ($c[0].series[0].samples | all(. > 0))' \
+	"$json" >/dev/null 2>&1
+tap $? "one calib result with 3 samples before each of $napplets applets and after the last"
+expect_grep "^calib .* ns per dependent add" "$TMPD/stdout" "  ... and a summary line"
 
 # ttcp: the seed's one stream, then (more than one CPU) one stream per CPU.
 cpus=$(nproc)
@@ -82,7 +91,7 @@ tap $? "no temporary files are left in the results directory"
 # ---- --only: a part of the suite ----
 expect_exit 0 "run --only csum,stream exits 0" -- \
 	$BB run --only csum,stream --json "$TMPD/only.json"
-got=$(jq -r '[.results[].applet] | join(" ")' "$TMPD/only.json" 2>/dev/null)
+got=$(jq -r '[.results[].applet | select(. != "calib")] | join(" ")' "$TMPD/only.json" 2>/dev/null)
 [ "$got" = "stream csum" ]
 tap $? "  ... runs just those, in the suite's order (got '$got')"
 for bad in foo "stream,,csum" "stream," "" "run"; do

@@ -210,6 +210,24 @@ static void test_ttcp_streams(void **state)
 	unload(&f);
 }
 
+/* The quick suite's CPU-speed probe: ns per dependent add, lower is
+ * better, an aux row (a warning in compare, never a verdict). */
+static void test_calib(void **state)
+{
+	struct fixture f;
+	const struct bb_metric *m;
+
+	(void)state;
+	load(&f, "calib", "{}", "add_chain", "", "s", 1e6, "ops", "[0.0005]", "{}");
+	m = only(&f);
+	assert_string_equal(m->key, "calib.add_chain.time");
+	assert_close(m->v[0] * m->disp_scale, 0.5);
+	assert_string_equal(m->disp_unit, "ns/op");
+	assert_int_equal(m->better, BB_BETTER_LOWER);
+	assert_true(m->aux);
+	unload(&f);
+}
+
 /* An applet the table has never seen still gets keys and directions. */
 static void test_generic(void **state)
 {
@@ -289,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_mem),
 		cmocka_unit_test(test_ttcp),
 		cmocka_unit_test(test_ttcp_streams),
+		cmocka_unit_test(test_calib),
 		cmocka_unit_test(test_generic),
 		cmocka_unit_test(test_discard_and_bad),
 		cmocka_unit_test(test_figures),

@@ -1,0 +1,62 @@
+/* calib.c - the CPU's own speed: a chain of dependent integer adds, one
+ * per clock on nearly every core, timed before each applet of the quick
+ * suite and after the last.  The samples go into a result of their own
+ * ("calib"); compare warns when it differs between A and B, since then
+ * every single-thread figure may have moved with the machine, not with
+ * what was changed.  The spread within a run shows a clock that changed
+ * while it ran (DVFS, thermal throttling). */
+#include "core/calib.h"
+#include "core/stats.h"
+#include "core/timer.h"
+
+#include <string.h>
+
+double bb_calib_chain(unsigned long n)
+{
+	unsigned long x = 0;
+	double t0 = bb_now();
+
+	for (unsigned long i = 0; i < n; i++) {
+		x += i;
+		__asm__ __volatile__("" : "+r"(x));   /* one add after another */
+	}
+	__asm__ __volatile__("" : : "r"(x));
+	return bb_now() - t0;
+}
+
+static struct bb_series *calib_series(struct bb_run *run)
+{
+	struct bb_result *r = NULL;
+
+	for (size_t i = 0; i < run->n && !r; i++)
+		if (strcmp(run->results[i]->applet, BB_CALIB_APPLET) == 0)
+			r = run->results[i];
+	if (!r) {
+		r = bb_run_add_result(run, BB_CALIB_APPLET);
+		r->summary = bb_calib_summary;
+		bb_result_set_status(r, 1, "");
+		bb_kv_str(&r->params, "kernel", "dependent integer adds");
+		bb_kv_int(&r->params, "ops_per_sample", BB_CALIB_OPS);
+		return bb_result_add_series(r, BB_CALIB_SERIES, "", "s", BB_CALIB_OPS, "ops");
+	}
+	return r->series[0];
+}
+
+void bb_calib_sample(struct bb_run *run)
+{
+	struct bb_series *s = calib_series(run);
+
+	for (int i = 0; i < BB_CALIB_PER_CALL; i++)
+		bb_series_add(s, bb_calib_chain(BB_CALIB_OPS));
+}
+
+void bb_calib_summary(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = r->n ? r->series[0] : NULL;
+	struct bb_stats st;
+
+	if (!s || bb_stats_compute(s->samples, s->n, &st) != 0 || !(st.median > 0))
+		return;
+	fprintf(f, "calib    %.3f ns per dependent add (median of %zu, %.2f to %.2f ns over the run)\n",
+		1e9 * st.median / s->work, s->n, 1e9 * st.min / s->work, 1e9 * st.max / s->work);
+}

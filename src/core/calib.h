@@ -1,0 +1,24 @@
+/* calib.h - the CPU's own speed, measured between the applets of a run, so
+ * that compare can tell a machine that ran slower (clock, heat, a busy
+ * host) from a configuration that did. */
+#ifndef BB_CALIB_H
+#define BB_CALIB_H
+
+#include "core/results.h"
+
+#define BB_CALIB_APPLET "calib"
+#define BB_CALIB_SERIES "add_chain"
+#define BB_CALIB_OPS 1000000         /* dependent adds per sample */
+#define BB_CALIB_PER_CALL 3          /* samples per bb_calib_sample() */
+
+/* Times BB_CALIB_PER_CALL chains of BB_CALIB_OPS dependent adds and adds
+ * them to the run's calib result (made on the first call). */
+void bb_calib_sample(struct bb_run *run);
+
+/* One chain of n dependent adds; returns its seconds. */
+double bb_calib_chain(unsigned long n);
+
+/* The quick-suite summary line: median ns per add and the spread. */
+void bb_calib_summary(FILE *f, const struct bb_result *r);
+
+#endif
