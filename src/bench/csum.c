@@ -15,6 +15,7 @@
  */
 #include "applets.h"
 #include "csum_applet.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
@@ -334,10 +335,12 @@ int csum_main(int argc, char **argv)
 	}
 	csum_plan_make(&plan, &o);   /* a bad --variant or --baseline exits 2 here */
 	run = bb_run_new(argc, argv);
+	bb_calib_sample(run);
 	if (o.data)
 		csum_data_execute(run, &o, &plan);
 	else
 		csum_execute(run, &o, &plan);
+	bb_calib_finish(run);
 	return bb_cli_report(run, &cli);
 }
 

@@ -8,6 +8,7 @@
  * sysfs claims.  Text is rendered from the results model by lat_render().
  */
 #include "applets.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
@@ -722,7 +723,9 @@ int lat_main(int argc, char **argv)
 	lat_defaults(&o);
 	lat_parse(argc, argv, &o, &cli);
 	run = bb_run_new(argc, argv);
+	bb_calib_sample(run);
 	lat_execute(run, &o);
+	bb_calib_finish(run);
 	return bb_cli_report(run, &cli);
 }
 

@@ -9,6 +9,7 @@
  */
 #include "applets.h"
 #include "bench/mem_applet.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
@@ -413,7 +414,9 @@ int mem_main(int argc, char **argv)
 		return 0;
 	}
 	run = bb_run_new(argc, argv);
+	bb_calib_sample(run);
 	mem_execute(run, &o);
+	bb_calib_finish(run);
 	return bb_cli_report(run, &cli);
 }
 

@@ -194,7 +194,7 @@ static int run_suite(struct bb_run *run, const struct run_opts *o)
 			if (run->results[k]->render)
 				run->results[k]->render(stdout, run->results[k]);
 	}
-	bb_calib_sample(run);
+	bb_calib_finish(run);
 	return failed;
 }
 

@@ -9,6 +9,7 @@
  * results model by stream_render(), never printed from the timing loop.
  */
 #include "applets.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
@@ -589,7 +590,9 @@ int stream_main(int argc, char **argv)
 		return 0;
 	}
 	run = bb_run_new(argc, argv);
+	bb_calib_sample(run);
 	stream_execute(run, &o);
+	bb_calib_finish(run);
 	return bb_cli_report(run, &cli);
 }
 

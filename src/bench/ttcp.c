@@ -5,6 +5,7 @@
  * profile; see ttcp_applet.h for the other parts. */
 #include "applets.h"
 #include "ttcp_applet.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/parse.h"
@@ -340,6 +341,7 @@ int ttcp_main(int argc, char **argv)
 	defaults(&o);
 	parse(argc, argv, &o, &cli);
 	run = bb_run_new(argc, argv);
+	bb_calib_sample(run);
 	ttcp_session_init(&s, &o, new_result(run));
 	ttcp_signals_install(&s);
 	rc = o.transmit ? ttcp_transmit(&s) : ttcp_receive(&s);
@@ -348,6 +350,7 @@ int ttcp_main(int argc, char **argv)
 	fflush(s.out);
 	if (rc)
 		bb_warn("%s", has_report(&s) || !s.error[0] ? s.r->message : s.error);
+	bb_calib_finish(run);
 	rc |= bb_cli_finish(run, &cli);
 	ttcp_session_free(&s);
 	bb_run_free(run);

@@ -1,6 +1,7 @@
 /* calib.c - the CPU's own speed: a chain of dependent integer adds, one
- * per clock on nearly every core, timed before each applet of the quick
- * suite and after the last.  The samples go into a result of their own
+ * per clock on nearly every core, timed before and after an applet's
+ * measurement, and in the quick suite before each applet and after the
+ * last.  The samples go into a result of their own
  * ("calib"); compare warns when it differs between A and B, since then
  * every single-thread figure may have moved with the machine, not with
  * what was changed.  The spread within a run shows a clock that changed
@@ -24,13 +25,21 @@ double bb_calib_chain(unsigned long n)
 	return bb_now() - t0;
 }
 
+static size_t calib_index(const struct bb_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->n; i++)
+		if (strcmp(run->results[i]->applet, BB_CALIB_APPLET) == 0)
+			break;
+	return i;
+}
+
 static struct bb_series *calib_series(struct bb_run *run)
 {
-	struct bb_result *r = NULL;
+	size_t i = calib_index(run);
+	struct bb_result *r = i < run->n ? run->results[i] : NULL;
 
-	for (size_t i = 0; i < run->n && !r; i++)
-		if (strcmp(run->results[i]->applet, BB_CALIB_APPLET) == 0)
-			r = run->results[i];
 	if (!r) {
 		r = bb_run_add_result(run, BB_CALIB_APPLET);
 		r->summary = bb_calib_summary;
@@ -48,6 +57,19 @@ void bb_calib_sample(struct bb_run *run)
 
 	for (int i = 0; i < BB_CALIB_PER_CALL; i++)
 		bb_series_add(s, bb_calib_chain(BB_CALIB_OPS));
+}
+
+void bb_calib_finish(struct bb_run *run)
+{
+	size_t i = calib_index(run);
+	struct bb_result *r;
+
+	if (i == run->n)
+		return;
+	bb_calib_sample(run);
+	r = run->results[i];
+	memmove(run->results + i, run->results + i + 1, (run->n - i - 1) * sizeof *run->results);
+	run->results[run->n - 1] = r;
 }
 
 void bb_calib_summary(FILE *f, const struct bb_result *r)

@@ -15,6 +15,10 @@
  * them to the run's calib result (made on the first call). */
 void bb_calib_sample(struct bb_run *run);
 
+/* The last timing, then the calib result moves to the end of the run's
+ * results, after what it brackets.  Nothing without a first timing. */
+void bb_calib_finish(struct bb_run *run);
+
 /* One chain of n dependent adds; returns its seconds. */
 double bb_calib_chain(unsigned long n);
 

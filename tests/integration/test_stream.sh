@@ -57,9 +57,13 @@ for k in $KERNELS; do
 		"JSON $k series has a best rate"
 done
 
-rows=$(wc -l <"$TMPD/s.csv")
+rows=$(grep -vc '^calib,' "$TMPD/s.csv")
 [ "$rows" -eq $((1 + 4 * N)) ]
 tap $? "--csv has a header and 4*$N sample rows (got $rows lines)"
+[ "$(grep -c '^calib,add_chain,' "$TMPD/s.csv")" -eq 6 ]
+tap $? "--csv also has the 6 timings of the CPU's speed, before and after"
+jqt '.results[-1].applet == "calib" and (.results[-1].series[0].samples | length) == 6' \
+	"JSON ends with the calib result: 3 timings before the measurement, 3 after"
 head -1 "$TMPD/s.csv" | grep -q '^applet,'
 tap $? "--csv starts with a header row"
 [ "$(grep -c '^stream,Triad,c,' "$TMPD/s.csv")" -eq $N ]
