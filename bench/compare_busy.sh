@@ -93,9 +93,11 @@ done
 "$BB" compare "$work"/A1/*.json -- "$work"/B/*.json >"$work/busy.txt" 2>&1 ||
 	die "compare A1 B failed: $(tail -n1 "$work/busy.txt")"
 
-# The metric rows of a compare output: key and verdict.
+# The metric rows of a compare output: key and verdict (the CPU-speed row
+# is the machine, not a metric: compare turns it into a warning).
 verdicts() {  # file
-	sed -n 's/^  \([a-z][^ ]*\) .* \(improved\|regressed\|within noise\|no significant change\|too few samples\)$/\1 \2/p' "$1"
+	sed -n 's/^  \([a-z][^ ]*\) .* \(improved\|regressed\|within noise\|no significant change\|too few samples\)$/\1 \2/p' "$1" |
+		grep -v '^calib\.' || true
 }
 
 matches_expect() {  # key
@@ -120,6 +122,21 @@ else
 	echo "check A/A: FAILED (more than 5% claimed, or nothing tested)"
 	fail=1
 fi
+
+# The issue's literal A/A: two single runs, round by round.  Within-run
+# samples cannot see run-to-run noise; the CPU-speed warning says when the
+# machine itself changed between the two.
+echo
+echo "== A/A, single runs: compare A1/i -- A2/i =="
+for i in $(seq 1 "$rounds"); do
+	"$BB" compare "$work/A1/$i.json" "$work/A2/$i.json" >"$work/pair$i.txt" 2>&1 ||
+		die "compare A1/$i A2/$i failed: $(tail -n1 "$work/pair$i.txt")"
+	t=$(verdicts "$work/pair$i.txt" | grep -vc ' too few samples$' || true)
+	c=$(verdicts "$work/pair$i.txt" | grep -c ' \(improved\|regressed\)$' || true)
+	cpu_said=$(sed -n 's/^warning: the CPU itself ran \([0-9.]*% [a-z]*\) in B.*/\1/p' "$work/pair$i.txt")
+	floor=$(sed -n 's/^Summary .*; \([0-9]*%\) on pooled samples.*/\1/p' "$work/pair$i.txt")
+	echo "pair $i: $c of $t rows claimed a change; CPU speed: ${cpu_said:-no significant difference}; threshold ${floor:-as given}"
+done
 
 echo
 echo "== busy: compare A1 -- B (busy loop on CPU $cpu) =="

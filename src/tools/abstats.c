@@ -2,6 +2,7 @@
  * and the verdict rule of `compare` (see abstats.h for the methods). */
 #include "tools/abstats.h"
 #include "core/error.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -326,4 +327,20 @@ const char *bb_verdict_name(enum bb_verdict v)
 		[BB_V_DIFFERS] = "differs",
 	};
 	return (unsigned)v < BB_V_COUNT ? names[v] : "?";
+}
+
+double bb_group_spread(const double *v, size_t n, size_t group)
+{
+	double lo = INFINITY, hi = 0;
+
+	if (group == 0 || n / group < 2)
+		return 0;
+	for (size_t i = 0; i + group <= n; i += group) {
+		double m = bb_median(v + i, group);
+		if (!(m > 0) || !isfinite(m))
+			return 0;
+		lo = fmin(lo, m);
+		hi = fmax(hi, m);
+	}
+	return hi / lo - 1;
 }

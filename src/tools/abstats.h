@@ -69,4 +69,10 @@ const char *bb_verdict_name(enum bb_verdict v);
 /* The standard normal quantile: x with P(Z <= x) = p, for 0 < p < 1. */
 double bb_normal_quantile(double p);
 
+/* How far a steady quantity moved: v in consecutive groups of `group`
+ * samples (one timing each), the largest group median over the smallest,
+ * less one.  A single slow sample does not count; a slow group does.  0
+ * with fewer than two whole groups or a value that is not positive. */
+double bb_group_spread(const double *v, size_t n, size_t group);
+
 #endif

@@ -11,6 +11,7 @@
 #include "applets.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/calib.h"
 #include "tools/abstats.h"
 #include "tools/metrics.h"
 #include "tools/toolio.h"
@@ -22,7 +23,7 @@
 #include <string.h>
 
 /* The CPU-speed metric of core/calib.c, and the spread within a side
- * (slowest over fastest sample, less one) past which compare notes it. */
+ * (slowest timing over fastest, less one) past which compare notes it. */
 #define BB_CALIB_KEY "calib.add_chain.time"
 #define COMPARE_CALIB_SPREAD 0.10
 
@@ -61,6 +62,9 @@ struct row {
 
 struct cmp {
 	const struct compare_opts *o;
+	double spread_a, spread_b;   /* how far the CPU's speed moved on each side */
+	double floor;                /* the noise threshold for pooled rows */
+	size_t floored;              /* pooled rows held to floor, not the threshold */
 	struct row *rows;
 	size_t n;
 	size_t only_a, only_b;
@@ -160,9 +164,11 @@ static void pools_free(struct pools *ps)
 
 /* ---- comparing ---- */
 
-static void compare_row(struct row *r, const struct compare_opts *o)
+static void compare_row(struct row *r, struct cmp *c)
 {
+	const struct compare_opts *o = c->o;
 	const struct bb_metric *m = r->a->m;
+	double threshold = o->threshold;
 
 	r->skip = r->a->bad ? r->a->bad : r->b->bad;
 	if (!r->skip && (r->a->unit_mixed || r->b->unit_mixed || strcmp(m->unit, r->b->m->unit)))
@@ -178,7 +184,20 @@ static void compare_row(struct row *r, const struct compare_opts *o)
 	r->per_run = r->a->runs >= COMPARE_MIN_RUNS && r->b->runs >= COMPARE_MIN_RUNS;
 	if (r->per_run)
 		bb_ab_compare(r->a->med, r->a->runs, r->b->med, r->b->runs, o->alpha, &r->ab);
-	r->v = bb_ab_verdict(&r->ab, m->better, o->alpha, o->threshold);
+	if (!r->per_run && c->floor > threshold && strcmp(r->a->key, BB_CALIB_KEY) != 0) {
+		threshold = c->floor;   /* pooled: the machine's drift is noise they cannot show */
+		c->floored++;
+	}
+	r->v = bb_ab_verdict(&r->ab, m->better, o->alpha, threshold);
+}
+
+/* How far the CPU's speed moved on one side: the calib timings' spread. */
+static double calib_spread(const struct pools *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		if (strcmp(ps->p[i].key, BB_CALIB_KEY) == 0 && !ps->p[i].bad)
+			return bb_group_spread(ps->p[i].v, ps->p[i].n, BB_CALIB_PER_CALL);
+	return 0;
 }
 
 static int cmp_row_order(const void *x, const void *y)
@@ -192,6 +211,10 @@ static void match_pools(struct cmp *c, const struct pools *pa, const struct pool
 {
 	size_t i = 0, j = 0;
 
+	c->spread_a = calib_spread(pa);
+	c->spread_b = calib_spread(pb);
+	/* Variants of one run alternate round by round: drift hits both alike. */
+	c->floor = c->o->variants ? 0 : fmax(c->spread_a, c->spread_b);
 	c->rows = bb_xcalloc(pa->n < pb->n ? pa->n : pb->n, sizeof *c->rows);
 	while (i < pa->n || j < pb->n) {
 		int d = i == pa->n ? 1 : j == pb->n ? -1 : strcmp(pa->p[i].key, pb->p[j].key);
@@ -205,7 +228,7 @@ static void match_pools(struct cmp *c, const struct pools *pa, const struct pool
 			struct row *r = &c->rows[c->n++];
 			r->a = &pa->p[i++];
 			r->b = &pb->p[j++];
-			compare_row(r, c->o);
+			compare_row(r, c);
 		}
 	}
 	qsort(c->rows, c->n, sizeof *c->rows, cmp_row_order);
@@ -429,7 +452,10 @@ static void say_tally(const char *applet, const struct tally *t)
 
 static void print_summary(const struct cmp *c)
 {
-	printf("\nSummary (alpha %g, noise threshold %g%%):\n", c->o->alpha, 100 * c->o->threshold);
+	printf("\nSummary (alpha %g, noise threshold %g%%", c->o->alpha, 100 * c->o->threshold);
+	if (c->floored)
+		printf("; %.0f%% on pooled samples, as far as the CPU's speed moved", 100 * c->floor);
+	printf("):\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const char *applet = c->rows[i].a->m->applet;
 		struct tally t;
@@ -499,7 +525,9 @@ static void print_basis(const struct cmp *c)
 
 /* The CPU's own speed (core/calib.c, timed between the applets of a quick
  * suite run): when it differs between A and B, or moves within a side,
- * single-thread figures may have moved with the machine, not the change. */
+ * single-thread figures may have moved with the machine, not the change.
+ * How far it moved is also the noise threshold of rows tested on pooled
+ * samples (compare_row): they cannot see that drift otherwise. */
 static void warn_calib(const struct cmp *c)
 {
 	static const char why[] = "may have moved with the machine (clock, heat, a busy host), "
@@ -514,14 +542,18 @@ static void warn_calib(const struct cmp *c)
 			       "single-thread figures %s\n", 100 * fabs(speedup(r)),
 			       r->v == BB_V_IMPROVED ? "faster" : "slower", BB_CALIB_KEY,
 			       r->ab.mwu.p, why);
-		for (int side = 0; side < 2; side++) {
-			const struct bb_figures *f = side ? &r->fb : &r->fa;
-			if (f->min > 0 && f->max / f->min > 1 + COMPARE_CALIB_SPREAD)
-				printf("note: the CPU's speed varied by %.0f%% within %s (%s): "
-				       "its figures %s\n", 100 * (f->max / f->min - 1),
-				       side ? "B" : "A", BB_CALIB_KEY, why);
-		}
 	}
+	if (c->floored)
+		printf("note: the CPU's speed moved by %.0f%% within A and %.0f%% within B (%s, "
+		       "slowest timing over fastest): run-to-run noise of that size is what pooled "
+		       "samples cannot show, so %zu metrics tested on them are held to a noise "
+		       "threshold of %.0f%%, not %g%%; give each side 3 or more runs\n",
+		       100 * c->spread_a, 100 * c->spread_b, BB_CALIB_KEY, c->floored,
+		       100 * c->floor, 100 * c->o->threshold);
+	else if (c->floor > COMPARE_CALIB_SPREAD)
+		printf("note: the CPU's speed moved by %.0f%% within A and %.0f%% within B (%s, "
+		       "slowest timing over fastest): single-thread figures %s\n",
+		       100 * c->spread_a, 100 * c->spread_b, BB_CALIB_KEY, why);
 }
 
 static void print_notes(const struct cmp *c)

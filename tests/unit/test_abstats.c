@@ -357,6 +357,25 @@ static void test_ignores_one_percent_in_noise(void **state)
 	assert_true(t.claimed <= t.pairs / 50);
 }
 
+/* The spread of group medians: one slow sample is not a slow machine, a
+ * slow group is. */
+static void test_group_spread(void **state)
+{
+	const double steady[] = { 1, 1.01, 0.99, 1, 1, 1.02 };
+	const double one_slow[] = { 1, 3, 1, 1, 1, 1 };
+	const double slow_group[] = { 1, 1, 1, 2, 2.1, 1.9, 1, 1, 1 };
+	const double bad[] = { 1, 1, 1, 0, 0, 0 };
+
+	(void)state;
+	assert_true(fabs(bb_group_spread(steady, 6, 3) - 0) < 1e-12);
+	assert_true(fabs(bb_group_spread(one_slow, 6, 3) - 0) < 1e-12);
+	assert_true(fabs(bb_group_spread(slow_group, 9, 3) - 1.0) < 1e-12);
+	assert_true(fabs(bb_group_spread(slow_group, 8, 3) - 1.0) < 1e-12);  /* the tail is dropped */
+	assert_true(bb_group_spread(slow_group, 5, 3) == 0);   /* one whole group */
+	assert_true(bb_group_spread(slow_group, 9, 0) == 0);
+	assert_true(bb_group_spread(bad, 6, 3) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_hl_extreme),
 		cmocka_unit_test(test_normal_quantile),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_group_spread),
 		cmocka_unit_test(test_aa_false_positives),
 		cmocka_unit_test(test_detects_three_percent),
 		cmocka_unit_test(test_ignores_one_percent_in_noise),
