@@ -6,6 +6,7 @@
  * levels each run found.  --svg writes each chart alone, --csv every
  * metric of every run. */
 #include "applets.h"
+#include "core/stats.h"
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/version.h"
@@ -360,7 +361,7 @@ static void html_text(FILE *f, const char *tag, const char *s)
 }
 
 enum meta_src { META_SYS, META_TOOL, META_PATH, META_LABELS, META_STARTED, META_CACHES,
-		META_APPLETS };
+		META_APPLETS, META_CALIB };
 
 struct meta_row {
 	const char *label;
@@ -373,6 +374,7 @@ static const struct meta_row meta_rows[] = {
 	{ "labels", META_LABELS, NULL },
 	{ "started (UTC)", META_STARTED, NULL },
 	{ "applets", META_APPLETS, NULL },
+	{ "CPU speed (ns per dependent add)", META_CALIB, NULL },
 	{ "host", META_SYS, "hostname" },
 	{ "CPU", META_SYS, "cpu_model" },
 	{ "architecture", META_SYS, "arch" },
@@ -409,6 +411,22 @@ static void meta_applets(FILE *f, const struct bb_rrun *run)
 	}
 }
 
+/* The calib result (core/calib.c): median, and fastest to slowest. */
+static void meta_calib(FILE *f, const struct bb_rrun *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		const struct bb_rresult *r = &run->results[i];
+		const struct bb_rseries *s = r->n ? &r->series[0] : NULL;
+		struct bb_stats st;
+		if (strcmp(r->applet, "calib") != 0 || !s || !(s->work > 0) ||
+		    bb_stats_compute(s->samples, s->n, &st) != 0)
+			continue;
+		fprintf(f, "%.3f (%.3f to %.3f over %zu samples)", 1e9 * st.median / s->work,
+			1e9 * st.min / s->work, 1e9 * st.max / s->work, s->n);
+		return;
+	}
+}
+
 static void meta_cell(FILE *f, const struct bb_rrun *run, const struct meta_row *row)
 {
 	const char *s = NULL;
@@ -422,6 +440,7 @@ static void meta_cell(FILE *f, const struct bb_rrun *run, const struct meta_row 
 	case META_CACHES: s = run->caches; break;
 	case META_LABELS: meta_labels(f, run); break;
 	case META_APPLETS: meta_applets(f, run); break;
+	case META_CALIB: meta_calib(f, run); break;
 	}
 	bb_xml_text(f, s ? s : "");
 	fputs("</td>", f);

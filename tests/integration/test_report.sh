@@ -52,6 +52,8 @@ for row in "host" "CPU" "kernel" "labels" "compiler" "compiler flags" "governor"
 	tap $? "the runs table has a '$row' row"
 done
 expect_grep "<td>PMU=1</td>" "$H" "the runs table shows the labels"
+grep -q '<tr><th>CPU speed (ns per dependent add)</th>.*<td>[0-9.]* ([0-9.]* to [0-9.]* over 6 samples)</td>' "$H"
+tap $? "the runs table gives the CPU's speed of the fresh lat run (6 samples)"
 
 # ---- one chart per measurement ----
 for chart in stream lat csum csum.latency mem.sweep.memcpy mem.tot.memcpy mem.page.copy_page \
