@@ -27,6 +27,9 @@ static void compare_neighbours(const struct bb_metrics *ms)
 			continue;
 		bb_ab_verdict(&r, a->better, 0.05, 0.02);
 	}
+	for (size_t i = 0; i < ms->n; i++)
+		if (!ms->m[i].bad)
+			bb_group_spread(ms->m[i].v, ms->m[i].n, 3);   /* as compare does for calib */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
