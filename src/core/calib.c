@@ -25,6 +25,16 @@ double bb_calib_chain(unsigned long n)
 	return bb_now() - t0;
 }
 
+/* Adds per sample: doubled until a chain lasts BB_CALIB_MIN_S. */
+static unsigned long chain_length(void)
+{
+	unsigned long n = BB_CALIB_MIN_OPS;
+
+	while (n < BB_CALIB_MAX_OPS && bb_calib_chain(n) < BB_CALIB_MIN_S)
+		n *= 2;
+	return n;
+}
+
 static size_t calib_index(const struct bb_run *run)
 {
 	size_t i;
@@ -41,12 +51,13 @@ static struct bb_series *calib_series(struct bb_run *run)
 	struct bb_result *r = i < run->n ? run->results[i] : NULL;
 
 	if (!r) {
+		unsigned long ops = chain_length();
 		r = bb_run_add_result(run, BB_CALIB_APPLET);
 		r->summary = bb_calib_summary;
 		bb_result_set_status(r, 1, "");
 		bb_kv_str(&r->params, "kernel", "dependent integer adds");
-		bb_kv_int(&r->params, "ops_per_sample", BB_CALIB_OPS);
-		return bb_result_add_series(r, BB_CALIB_SERIES, "", "s", BB_CALIB_OPS, "ops");
+		bb_kv_int(&r->params, "ops_per_sample", (long long)ops);
+		return bb_result_add_series(r, BB_CALIB_SERIES, "", "s", (double)ops, "ops");
 	}
 	return r->series[0];
 }
@@ -56,7 +67,7 @@ void bb_calib_sample(struct bb_run *run)
 	struct bb_series *s = calib_series(run);
 
 	for (int i = 0; i < BB_CALIB_PER_CALL; i++)
-		bb_series_add(s, bb_calib_chain(BB_CALIB_OPS));
+		bb_series_add(s, bb_calib_chain((unsigned long)s->work));
 }
 
 void bb_calib_finish(struct bb_run *run)

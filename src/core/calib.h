@@ -8,11 +8,15 @@
 
 #define BB_CALIB_APPLET "calib"
 #define BB_CALIB_SERIES "add_chain"
-#define BB_CALIB_OPS 1000000         /* dependent adds per sample */
+#define BB_CALIB_MIN_OPS (1UL << 20)   /* dependent adds per sample, at least */
+#define BB_CALIB_MAX_OPS (1UL << 28)
+#define BB_CALIB_MIN_S 0.002           /* a sample lasts this long at least */
 #define BB_CALIB_PER_CALL 3          /* samples per bb_calib_sample() */
 
-/* Times BB_CALIB_PER_CALL chains of BB_CALIB_OPS dependent adds and adds
- * them to the run's calib result (made on the first call). */
+/* Times BB_CALIB_PER_CALL chains of dependent adds and adds them to the
+ * run's calib result.  The first call makes it and picks the chain's
+ * length: doubled from BB_CALIB_MIN_OPS until one lasts BB_CALIB_MIN_S
+ * (the measurement rule's 1 ms, with room), then fixed for the run. */
 void bb_calib_sample(struct bb_run *run);
 
 /* The last timing, then the calib result moves to the end of the run's
