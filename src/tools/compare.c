@@ -4,16 +4,19 @@
  * interval, the Mann-Whitney p-value and a verdict, then one summary
  * sentence per applet.  When both sides have at least COMPARE_MIN_RUNS
  * runs holding a key, the test and interval use the median of each run
- * (the run is the unit of replication); otherwise the pooled samples.  Warns when the sides differ in what moves numbers
- * without being the point of the comparison (flags, governor, threads,
- * sizes).  --variants compares two variants of the same run(s) instead.
- * Statistics: abstats.c; keys: metrics.c; files: reader.c, toolio.c. */
+ * (the run is the unit of replication); otherwise the pooled samples,
+ * held to a noise threshold no smaller than how far the CPU's own speed
+ * moved (core/calib.c).  --variants compares two variants of the same
+ * run(s) instead.  Statistics: abstats.c; keys: metrics.c; files:
+ * reader.c, toolio.c; the runs' headers and what differs between the
+ * sides (flags, governor, threads, sizes): runinfo.c. */
 #include "applets.h"
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/calib.h"
 #include "tools/abstats.h"
 #include "tools/metrics.h"
+#include "tools/runinfo.h"
 #include "tools/toolio.h"
 #include "tools/toolopts.h"
 
@@ -581,136 +584,6 @@ static void print_notes(const struct cmp *c)
 		printf("note: %zu metrics only in B (e.g. %s)\n", c->only_b, c->first_only_b);
 }
 
-/* ---- what the runs are, and how they differ ---- */
-
-static void describe_side(const char *tag, const struct bb_runs *runs, const char *variant)
-{
-	const struct bb_rrun *r = &runs->r[0];
-	char name[512];
-	const char *host = bb_rkv_str(&r->system, "hostname");
-	const char *cpu = bb_rkv_str(&r->system, "cpu_model");
-	const char *kernel = bb_rkv_str(&r->system, "kernel");
-	const char *ver = bb_rkv_str(&r->tool, "version"), *git = bb_rkv_str(&r->tool, "git");
-
-	bb_rrun_name(r, name, sizeof name);
-	printf("%s: %s%s%s", tag, variant ? "variant " : "", variant ? variant : name,
-	       variant ? " of " : "");
-	if (variant)
-		printf("%s", name);
-	printf(" (%zu run%s:", runs->n, runs->n == 1 ? "" : "s");
-	for (size_t i = 0; i < runs->n && i < 4; i++)
-		printf(" %s", runs->r[i].path);
-	printf("%s)\n", runs->n > 4 ? " ..." : "");
-	printf("   host %s, %s, kernel %s, boardbench %s (git %s), started %s\n",
-	       host ? host : "?", cpu ? cpu : "?", kernel ? kernel : "?", ver ? ver : "?",
-	       git ? git : "?", r->started[0] ? r->started : "?");
-}
-
-struct watched {
-	int system;                /* 0: tool{}, 1: system{} */
-	const char *key, *what;
-};
-
-/* What moves numbers without being the point of a comparison. */
-static const struct watched watched[] = {
-	{ 0, "version", "boardbench version" },
-	{ 0, "git", "boardbench git revision" },
-	{ 0, "compiler", "compiler" },
-	{ 0, "cflags", "compiler flags" },
-	{ 0, "kernel_cflags", "compiler flags of the measured kernels" },
-	{ 0, "ldflags", "linker flags" },
-	{ 1, "governor", "cpufreq governor" },
-	{ 1, "transparent_hugepage", "transparent huge pages" },
-	{ 1, "glibc_tunables", "GLIBC_TUNABLES" },
-	{ 1, "cpus_online", "online CPUs" },
-};
-
-/* Parameters that are outcomes of a run, not settings: never warned about. */
-static const char *const outcome_params[] = {
-	"validation.", "test_time_us", "granularity_us", "samples_retaken", "note", "level",
-	"memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
-	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer",
-};
-
-static const char *shown(const char *s)
-{
-	return s ? s : "(none)";
-}
-
-static void warn_field(const struct bb_runs *A, const struct bb_runs *B, const struct watched *w)
-{
-	for (size_t i = 0; i < A->n; i++)
-		for (size_t j = 0; j < B->n; j++) {
-			const struct bb_rkvs *la = w->system ? &A->r[i].system : &A->r[i].tool;
-			const struct bb_rkvs *lb = w->system ? &B->r[j].system : &B->r[j].tool;
-			const char *a = bb_rkv_str(la, w->key), *b = bb_rkv_str(lb, w->key);
-			/* absent and empty both mean "not set" */
-			if (strcmp(a ? a : "", b ? b : "") != 0) {
-				printf("warning: A and B differ in %s: A '%s', B '%s'\n", w->what,
-				       shown(a), shown(b));
-				return;
-			}
-		}
-}
-
-static int is_outcome(const char *key)
-{
-	for (size_t i = 0; i < sizeof outcome_params / sizeof outcome_params[0]; i++)
-		if (strncmp(key, outcome_params[i], strlen(outcome_params[i])) == 0)
-			return 1;
-	return 0;
-}
-
-static const struct bb_rresult *first_result(const struct bb_runs *runs, const char *applet)
-{
-	for (size_t i = 0; i < runs->n; i++)
-		for (size_t j = 0; j < runs->r[i].n; j++)
-			if (strcmp(runs->r[i].results[j].applet, applet) == 0)
-				return &runs->r[i].results[j];
-	return NULL;
-}
-
-/* Warns about each setting of an applet that differs between A and B. */
-static void warn_params(const struct bb_rresult *ra, const struct bb_rresult *rb)
-{
-	const struct bb_rkvs *pa = &ra->params, *pb = &rb->params;
-
-	for (size_t i = 0; i < pa->n; i++) {
-		const char *k = pa->v[i].key, *b = bb_rkv_str(pb, k);
-		if (!is_outcome(k) && strcmp(pa->v[i].s, shown(b)) != 0)
-			printf("warning: A and B differ in %s %s: A '%s', B '%s'\n", ra->applet, k,
-			       pa->v[i].s, shown(b));
-	}
-	for (size_t i = 0; i < pb->n; i++)
-		if (!is_outcome(pb->v[i].key) && !bb_rkv_str(pa, pb->v[i].key))
-			printf("warning: A and B differ in %s %s: A '(none)', B '%s'\n",
-			       rb->applet, pb->v[i].key, pb->v[i].s);
-}
-
-static void warn_differences(const struct bb_runs *A, const struct bb_runs *B)
-{
-	for (size_t i = 0; i < sizeof watched / sizeof watched[0]; i++)
-		warn_field(A, B, &watched[i]);
-	for (size_t i = 0; i < A->n; i++)
-		for (size_t j = 0; j < A->r[i].n; j++) {
-			const struct bb_rresult *ra = &A->r[i].results[j];
-			const struct bb_rresult *rb = first_result(B, ra->applet);
-			if (rb && ra == first_result(A, ra->applet))
-				warn_params(ra, rb);
-		}
-}
-
-static void warn_failed(const char *tag, const struct bb_runs *runs)
-{
-	for (size_t i = 0; i < runs->n; i++)
-		for (size_t j = 0; j < runs->r[i].n; j++) {
-			const struct bb_rresult *r = &runs->r[i].results[j];
-			if (strcmp(r->status, "ok") != 0)
-				printf("warning: %s: %s: the %s result has status '%s' (%s): left out\n",
-				       tag, runs->r[i].path, r->applet, r->status, r->message);
-		}
-}
-
 /* ---- CSV ---- */
 
 static void csv_num(FILE *f, double x)
@@ -777,12 +650,12 @@ static int report_compare(struct cmp *c, const struct bb_runs *A, const struct b
 	const struct compare_opts *o = c->o;
 	int rc = 0;
 
-	describe_side("A", A, o->variants ? o->va : NULL);
-	describe_side("B", B, o->variants ? o->vb : NULL);
-	warn_failed("A", A);
+	bb_runs_describe("A", A, o->variants ? o->va : NULL);
+	bb_runs_describe("B", B, o->variants ? o->vb : NULL);
+	bb_runs_warn_failed("A", A);
 	if (!o->variants) {
-		warn_failed("B", B);
-		warn_differences(A, B);
+		bb_runs_warn_failed("B", B);
+		bb_runs_warn_differences(A, B);
 		if (A->n == 1 || B->n == 1)
 			printf("warning: a side is a single run: the test sees the noise within a run, "
 			       "not from run to run (which on a shared or virtual machine can be far "
