@@ -1,11 +1,11 @@
 /* calib.c - the CPU's own speed: a chain of dependent integer adds, one
  * per clock on nearly every core, timed before and after an applet's
  * measurement, and in the quick suite before each applet and after the
- * last.  The samples go into a result of their own
- * ("calib"); compare warns when it differs between A and B, since then
- * every single-thread figure may have moved with the machine, not with
- * what was changed.  The spread within a run shows a clock that changed
- * while it ran (DVFS, thermal throttling). */
+ * last.  The samples go into a result of their own ("calib").  compare
+ * warns when it differs between A and B, since then every single-thread
+ * figure may have moved with the machine, not with what was changed; its
+ * spread within a side shows a clock that changed while the runs went on
+ * (DVFS, thermal throttling, a busy host). */
 #include "core/calib.h"
 #include "core/stats.h"
 #include "core/timer.h"

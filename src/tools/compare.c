@@ -25,9 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The CPU-speed metric of core/calib.c, and the spread within a side
- * (slowest timing over fastest, less one) past which compare notes it. */
-#define BB_CALIB_KEY "calib.add_chain.time"
+/* The spread of the CPU's speed within a side (core/calib.c; slowest
+ * timing over fastest, less one) past which compare notes it. */
 #define COMPARE_CALIB_SPREAD 0.10
 
 /* Runs a side (holding a key) before a key is tested on per-run medians. */

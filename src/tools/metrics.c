@@ -9,6 +9,7 @@
  * chart ids every substituted name is reduced to [a-z0-9_-] with spaces
  * as '.'; in titles, categories and legends it is kept as written. */
 #include "tools/metrics.h"
+#include "core/calib.h"
 #include "tools/abstats.h"
 #include "core/error.h"
 #include "core/stats.h"
@@ -139,7 +140,8 @@ static const struct key_rule key_rules[] = {
 	  .base = "s", .disp = "ms", .scale = 1e3, .better = BB_BETTER_LOWER, .aux = 1,
 	  .chart = "" },
 	{ .applet = "ttcp", .pattern = "interval_*", .skip = 1 },
-	{ .applet = "calib", .pattern = "add_chain", .work_is = "ops", .key = "calib.add_chain.time",
+	{ .applet = BB_CALIB_APPLET, .pattern = BB_CALIB_SERIES, .work_is = "ops",
+	  .key = BB_CALIB_KEY,
 	  .how = HOW_PER_WORK, .quantity = "time", .base = "s/op", .disp = "ns/op", .scale = 1e9,
 	  .better = BB_BETTER_LOWER, .aux = 1, .chart = "" },
 };
