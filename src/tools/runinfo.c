@@ -52,10 +52,11 @@ static const struct watched watched[] = {
 	{ 1, "cpus_online", "online CPUs" },
 };
 
-/* Parameters that are outcomes of a run, not settings: never warned about. */
+/* Parameters that are outcomes of a run, not settings: never warned about.
+ * (ops_per_sample: the CPU-speed probe sizes its chain to the clock.) */
 static const char *const outcome_params[] = {
-	"validation.", "test_time_us", "granularity_us", "samples_retaken", "note", "level",
-	"memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
+	"validation.", "ops_per_sample", "test_time_us", "granularity_us", "samples_retaken", "note",
+	"level", "memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
 	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer",
 };
 
