@@ -95,7 +95,7 @@ endif
 APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
 $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
 
-.PHONY: all clean check unit integration install run fuzz FORCE
+.PHONY: all clean check unit integration install run fuzz sim FORCE
 
 all: $(BIN)
 
@@ -144,6 +144,15 @@ build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/tools/*.h)
 
 run: $(BIN)
 	./$(BIN) run
+
+# compare's statistics over synthetic whole suites (docs/BENCHMARKS.md):
+#   make sim SIM_ARGS="-n 1000 -c 0.02"
+SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,tools/abstats tools/multi tools/power core/error core/stats)
+sim: $(BUILD)/bench/compare_sim
+	$(BUILD)/bench/compare_sim $(SIM_ARGS)
+$(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/compare_sim.c $(SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,0 +1,121 @@
+/* bench/sim_suite.h - synthetic suites for `compare`'s statistics: run
+ * medians of many metrics in several applets, drawn with a given
+ * run-to-run spread, optionally one applet shifted, then tested as compare
+ * tests them (Welch's t on logs, the suite-wide control of multi.h, the
+ * size rule with a noise threshold).  Shared by the unit test
+ * tests/unit/test_multi.c (a few hundred suites, asserted) and the
+ * benchmark bench/compare_sim.c (thousands, reported); header-only so
+ * that neither is part of the binary. */
+#ifndef BB_BENCH_SIM_SUITE_H
+#define BB_BENCH_SIM_SUITE_H
+
+#include "tools/abstats.h"
+#include "tools/multi.h"
+#include "tools/power.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIM_MAX_APPLETS 8
+#define SIM_MAX_RUNS 64
+
+struct sim_cfg {
+	size_t applets;
+	size_t metrics[SIM_MAX_APPLETS];  /* metrics per applet; the first is its headline */
+	size_t runs;                      /* runs a side */
+	double cv;                        /* run-to-run spread of a run median */
+	double rho;                       /* share of the spread common to an applet's metrics */
+	int shifted;                      /* applet B is shifted in, or -1 */
+	double shift;                     /* B/A of every metric of that applet */
+	double alpha, threshold;
+};
+
+struct sim_out {
+	size_t claims;                    /* rows claimed (improved, regressed) */
+	size_t wrong;                     /* rows claimed outside the shifted applet, or the wrong way */
+	int found;                        /* the shifted applet has a claim in the right direction */
+};
+
+static uint64_t sim_state = 0x9e3779b97f4a7c15ULL;
+
+static void sim_seed(uint64_t s)
+{
+	sim_state = s ? s : 1;
+}
+
+static double sim_uniform(void)
+{
+	sim_state ^= sim_state >> 12;
+	sim_state ^= sim_state << 25;
+	sim_state ^= sim_state >> 27;
+	return ((double)((sim_state * 0x2545f4914f6cdd1dULL) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double sim_gauss(void)
+{
+	return sqrt(-2 * log(sim_uniform())) * cos(2 * M_PI * sim_uniform());
+}
+
+/* One side's run medians of one applet: m metrics x runs, row-major. */
+static void sim_side(double *v, size_t m, size_t runs, double sd, double rho, double factor)
+{
+	double common[SIM_MAX_RUNS];
+
+	for (size_t j = 0; j < runs; j++)
+		common[j] = sim_gauss();
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < runs; j++)
+			v[i * runs + j] = factor * exp(sd * (sqrt(rho) * common[j] +
+						       sqrt(1 - rho) * sim_gauss()));
+}
+
+/* One comparison of a whole synthetic suite. */
+static void sim_suite(const struct sim_cfg *c, struct sim_out *out)
+{
+	size_t total = 0, k = 0, runs = c->runs;
+	double sd = log1p(c->cv);
+
+	for (size_t a = 0; a < c->applets; a++)
+		total += c->metrics[a];
+	double *va = malloc(total * runs * sizeof *va), *vb = malloc(total * runs * sizeof *vb);
+	struct bb_fam_item *it = calloc(total, sizeof *it);
+	struct bb_ab *ab = calloc(total, sizeof *ab);
+	static const char *const names[SIM_MAX_APPLETS] = { "a0", "a1", "a2", "a3",
+							    "a4", "a5", "a6", "a7" };
+
+	for (size_t a = 0; a < c->applets; a++) {
+		size_t m = c->metrics[a];
+		sim_side(va + k * runs, m, runs, sd, c->rho, 1);
+		sim_side(vb + k * runs, m, runs, sd, c->rho, (int)a == c->shifted ? c->shift : 1);
+		for (size_t i = 0; i < m; i++, k++) {
+			struct bb_welch w;
+			bb_welch_log(va + k * runs, runs, vb + k * runs, runs, c->alpha, &w);
+			ab[k] = (struct bb_ab){ .ratio = w.ratio, .lo = w.lo, .hi = w.hi, .have_p = 1 };
+			it[k] = (struct bb_fam_item){ .applet = names[a], .p = w.p, .headline = i == 0 };
+		}
+	}
+	bb_fam_decide(it, total, c->alpha, NULL, 0);
+	memset(out, 0, sizeof *out);
+	k = 0;
+	for (size_t a = 0; a < c->applets; a++)
+		for (size_t i = 0; i < c->metrics[a]; i++, k++) {
+			enum bb_verdict v;
+			if (!it[k].significant)
+				continue;
+			v = bb_size_verdict(&ab[k], BB_BETTER_HIGHER, c->threshold);
+			if (v != BB_V_IMPROVED && v != BB_V_REGRESSED)
+				continue;
+			out->claims++;
+			int right = (int)a == c->shifted && (v == BB_V_IMPROVED) == (c->shift > 1);
+			out->found |= right;
+			out->wrong += !right;
+		}
+	free(va);
+	free(vb);
+	free(it);
+	free(ab);
+}
+
+#endif
