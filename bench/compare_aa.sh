@@ -21,13 +21,15 @@ while [ "$i" -lt "$PAIRS" ]; do
 		"$BB" stream -s 256K -N 12 --json "$D/$side-s.json" >/dev/null 2>&1 || exit 1
 		"$BB" lat --min 4K --max 256K --samples 6 --json "$D/$side-l.json" >/dev/null 2>&1 || exit 1
 	done
-	"$BB" compare "$D/a-s.json" "$D/a-l.json" -- "$D/b-s.json" "$D/b-l.json" >"$D/out.txt" 2>&1
-	# The CPU-speed row (calib.*) is the machine, not a metric.
-	t=$(grep '^  [a-z]*\.[^ ]* .* \(improved\|regressed\|within noise\|no significant change\)$' "$D/out.txt" |
-		grep -vc '^  calib\.')
-	c=$(grep ' \(improved\|regressed\)$' "$D/out.txt" | grep -vc '^  calib\.')
+	"$BB" compare --csv "$D/out.csv" "$D/a-s.json" "$D/a-l.json" -- "$D/b-s.json" "$D/b-l.json" \
+		>"$D/out.txt" 2>&1
+	# Rows from the CSV (key ... verdict in column 23); the CPU-speed row
+	# (calib) is the machine, not a metric.
+	awk -F, 'NR > 1 && $2 != "calib" { print $1, $23 }' "$D/out.csv" >"$D/rows"
+	t=$(grep -c ' \(improved\|regressed\|within noise\|no significant change\)$' "$D/rows")
+	c=$(grep -c ' \(improved\|regressed\)$' "$D/rows")
 	echo "pair $((i + 1)): $c of $t metrics claimed a change"
-	grep -E ' (improved|regressed)$' "$D/out.txt" | grep -v '^  calib\.' | sed 's/^/  claimed: /'
+	grep -E ' (improved|regressed)$' "$D/rows" | sed 's/^/  claimed: /'
 	total=$((total + t))
 	claimed=$((claimed + c))
 	i=$((i + 1))

@@ -88,16 +88,16 @@ for i in $(seq 1 "$rounds"); do
 	say "round $i of $rounds done"
 done
 
-"$BB" compare "$work"/A1/*.json -- "$work"/A2/*.json >"$work/aa.txt" 2>&1 ||
+"$BB" compare --csv "$work/aa.csv" "$work"/A1/*.json -- "$work"/A2/*.json >"$work/aa.txt" 2>&1 ||
 	die "compare A1 A2 failed: $(tail -n1 "$work/aa.txt")"
-"$BB" compare "$work"/A1/*.json -- "$work"/B/*.json >"$work/busy.txt" 2>&1 ||
+"$BB" compare --csv "$work/busy.csv" "$work"/A1/*.json -- "$work"/B/*.json >"$work/busy.txt" 2>&1 ||
 	die "compare A1 B failed: $(tail -n1 "$work/busy.txt")"
 
-# The metric rows of a compare output: key and verdict (the CPU-speed row
-# is the machine, not a metric: compare turns it into a warning).
-verdicts() {  # file
-	sed -n 's/^  \([a-z][^ ]*\) .* \(improved\|regressed\|within noise\|no significant change\|too few samples\)$/\1 \2/p' "$1" |
-		grep -v '^calib\.' || true
+# The compared rows of a compare run, from the CSV beside its text: key
+# and verdict (the CPU-speed row is the machine, not a metric: compare
+# turns it into a warning).
+verdicts() {  # file.txt (its CSV is file.csv)
+	awk -F, 'NR > 1 && $2 != "calib" && $23 != "not compared" { print $1, $23 }' "${1%.txt}.csv"
 }
 
 matches_expect() {  # key
@@ -129,12 +129,12 @@ fi
 echo
 echo "== A/A, single runs: compare A1/i -- A2/i =="
 for i in $(seq 1 "$rounds"); do
-	"$BB" compare "$work/A1/$i.json" "$work/A2/$i.json" >"$work/pair$i.txt" 2>&1 ||
+	"$BB" compare --csv "$work/pair$i.csv" "$work/A1/$i.json" "$work/A2/$i.json" >"$work/pair$i.txt" 2>&1 ||
 		die "compare A1/$i A2/$i failed: $(tail -n1 "$work/pair$i.txt")"
 	t=$(verdicts "$work/pair$i.txt" | grep -vc ' too few samples$' || true)
 	c=$(verdicts "$work/pair$i.txt" | grep -c ' \(improved\|regressed\)$' || true)
 	cpu_said=$(sed -n 's/^warning: the CPU itself ran \([0-9.]*% [a-z]*\) in B.*/\1/p' "$work/pair$i.txt")
-	floor=$(sed -n 's/^Summary .*; \([0-9]*%\) on pooled samples.*/\1/p' "$work/pair$i.txt")
+	floor=$(sed -n 's/^Summary: .*, \([0-9]*%\) on pooled samples.*/\1/p' "$work/pair$i.txt")
 	echo "pair $i: $c of $t rows claimed a change; CPU speed: ${cpu_said:-no significant difference}; threshold ${floor:-as given}"
 done
 

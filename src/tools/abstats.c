@@ -285,21 +285,27 @@ int bb_ab_compare(const double *a, size_t na, const double *b, size_t nb, double
 	return rc;
 }
 
-/* Significant (p < alpha), then: the estimated change exceeds the noise
- * threshold, and the interval's near end either clears the threshold too
- * or is at least a third of the estimate away from no change (the change
- * is at least a third of what is printed).  An interval clearing 2% alone
- * needs about 25 samples a side to see a 3% change at CV 1%; with the
- * second way 10 do (tests/unit/test_abstats.c).  On a log scale, so a
- * threshold is symmetric between faster and slower. */
+/* Significant (p < alpha), then the size of the change (bb_size_verdict). */
 enum bb_verdict bb_ab_verdict(const struct bb_ab *r, int better, double alpha, double threshold)
 {
-	double g, glo, ghi, t = log1p(threshold);
-
 	if (!r->have_p)
 		return BB_V_FEW;
 	if (!(r->mwu.p < alpha))
 		return BB_V_SAME;
+	return bb_size_verdict(r, better, threshold);
+}
+
+/* The estimated change exceeds the noise threshold, and the interval's
+ * near end either clears the threshold too or is at least a third of the
+ * estimate away from no change (the change is at least a third of what is
+ * printed).  An interval clearing 2% alone needs about 25 samples a side
+ * to see a 3% change at CV 1%; with the second way 10 do
+ * (tests/unit/test_abstats.c).  On a log scale, so a threshold is
+ * symmetric between faster and slower. */
+enum bb_verdict bb_size_verdict(const struct bb_ab *r, int better, double threshold)
+{
+	double g, glo, ghi, t = log1p(threshold);
+
 	g = log(r->ratio);
 	glo = log(r->lo);
 	ghi = log(r->hi);

@@ -64,6 +64,10 @@ int bb_ab_compare(const double *a, size_t na, const double *b, size_t nb, double
  * lower, or unknown): significance at alpha, then the size of the change
  * against the noise threshold (a fraction, 0.02 for 2%). */
 enum bb_verdict bb_ab_verdict(const struct bb_ab *r, int better, double alpha, double threshold);
+
+/* The verdict of a change already found significant: improved, regressed
+ * or differs when it is resolved beyond the threshold, else within noise. */
+enum bb_verdict bb_size_verdict(const struct bb_ab *r, int better, double threshold);
 const char *bb_verdict_name(enum bb_verdict v);
 
 /* The standard normal quantile: x with P(Z <= x) = p, for 0 < p < 1. */

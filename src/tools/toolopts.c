@@ -17,30 +17,49 @@ const char compare_help[] =
 	"usage: boardbench compare [options] A.json B.json\n"
 	"       boardbench compare [options] A1.json A2.json... -- B1.json B2.json...\n"
 	"       boardbench compare [options] DIR_A DIR_B\n"
+	"       boardbench compare [options] DIR... --by KEY [--base VALUE]\n"
 	"       boardbench compare --variants [options] RUN.json... VARIANT_A VARIANT_B\n"
 	"\n"
-	"Says whether B is faster than A, metric by metric, only when the samples\n"
-	"say so.  Metrics are matched by key (e.g. stream.triad.c.bandwidth,\n"
-	"mem.tot.memcpy.libc, csum.4096.avx2).  Several runs of a side (or every\n"
-	"*.json in a directory) are pooled; from 3 runs a side each metric is\n"
-	"tested on the runs' medians instead, so that noise between runs counts (a\n"
-	"verdict then needs 5 runs a side).  On pooled samples the noise threshold\n"
-	"rises to how far the CPU's own speed moved within a side (the calib\n"
-	"timings every run records).  For each metric: median and best of A and B,\n"
-	"the change (Hodges-Lehmann estimate of B/A) with its 95% interval, the\n"
-	"Mann-Whitney U p-value (both sides need at least 5 samples) and a verdict:\n"
-	"improved / regressed (p < alpha, the estimated change beyond the threshold\n"
-	"and the interval's near end beyond it too or at least a third of it),\n"
-	"within noise (significant, but not that), no significant change (p >=\n"
-	"alpha), or too few samples.  Better is higher for bandwidth and\n"
-	"throughput, lower for time, latency, cycles and ticks.\n"
-	"With --variants, two variants of the same run(s) are compared instead.\n"
+	"Says whether B is faster than A, metric by metric, only when the runs say\n"
+	"so.  Metrics are matched by key (e.g. stream.triad.c.bandwidth,\n"
+	"mem.tot.memcpy.libc, csum.1500.avx2).  With 3 or more runs a side (run\n"
+	"--repeat N) each metric is tested on the runs' medians with Welch's t on\n"
+	"their logs, so that noise from run to run counts; with fewer, the samples\n"
+	"are pooled (Mann-Whitney U) and the noise threshold rises to how far the\n"
+	"CPU's own speed moved within a side.  A change is B relative to A in the\n"
+	"metric's own unit; faster or slower follows the metric (higher is better\n"
+	"for bandwidth and throughput, lower for time, latency, cycles, ticks).\n"
 	"\n"
-	"      --alpha P            significance level, 0.000001..0.5 (default 0.05)\n"
+	"False claims over a whole suite: the 5% (--alpha) is the chance that a\n"
+	"comparison of two identical setups claims anything at all, not the\n"
+	"chance per metric.  It is shared among the applets; an applet shows a\n"
+	"change when its headline (Triad, ttcp's throughput, the tot_memcpy\n"
+	"total, ...) or its metrics together (Simes) pass their share, and only\n"
+	"then are its metrics claimed one by one (Benjamini-Hochberg).  A claim\n"
+	"also needs the change beyond the noise threshold (--threshold).\n"
+	"\n"
+	"Power: for each applet with nothing claimed, the summary says the\n"
+	"smallest change of its headline these runs would have found 4 times in\n"
+	"5, from the spread between runs and the number of runs, and how many\n"
+	"runs a side would find a change of the threshold's size.  \"No change\n"
+	"larger than 4%\" means what it says; it does not mean no effect.\n"
+	"\n"
+	"Output: a summary line per applet first, then the claimed and headline\n"
+	"metrics (--all: every metric), then notes.  --filter and --only choose\n"
+	"what is printed; the verdicts are decided over every metric first.\n"
+	"\n"
+	"      --by KEY             split the runs by the label KEY (run --label\n"
+	"                           KEY=VALUE): each value against the base\n"
+	"      --base VALUE         the value of KEY that is A (default: the first\n"
+	"                           in sort order)\n"
+	"      --alpha P            the suite's chance of any false claim,\n"
+	"                           0.000001..0.5 (default 0.05)\n"
 	"      --threshold PCT      noise threshold in percent, 0..100 (default 2)\n"
-	"      --fail-on-regression exit 1 when any metric regressed\n"
+	"      --fail-on-regression exit 1 when any metric is claimed regressed\n"
 	"      --variants           compare VARIANT_B against VARIANT_A\n"
-	"      --filter TEXT        only metrics whose key contains TEXT\n"
+	"      --all                print every metric, not only claims and headlines\n"
+	"      --filter TEXT        print only metrics whose key contains TEXT\n"
+	"      --only LIST          print only these applets, e.g. --only stream,ttcp\n"
 	"      --csv FILE           write every comparison as CSV\n"
 	"  -h, --help               show this help\n"
 	"\n"
@@ -77,6 +96,10 @@ enum {
 	OPT_CSV,
 	OPT_SVG,
 	OPT_TITLE,
+	OPT_ALL,
+	OPT_ONLY,
+	OPT_BY,
+	OPT_BASE,
 };
 
 /* A copy of argv with the first "--" replaced by side_mark. */
@@ -118,6 +141,13 @@ static const char *output_file(const char *opt, const char *arg)
 	return arg;
 }
 
+static const char *nonempty(const char *opt, const char *arg, const char *expect)
+{
+	if (!arg[0])
+		bb_die_value(opt, arg, expect);
+	return arg;
+}
+
 static int compare_option(int opt, const char *arg, struct compare_opts *o)
 {
 	switch (opt) {
@@ -130,6 +160,12 @@ static int compare_option(int opt, const char *arg, struct compare_opts *o)
 	case OPT_VARIANTS: o->variants = 1; return 1;
 	case OPT_FILTER: o->filter = arg; return 1;
 	case OPT_CSV: o->csv = output_file("--csv", arg); return 1;
+	case OPT_ALL: o->all = 1; return 1;
+	case OPT_ONLY:
+		o->only = nonempty("--only", arg, "expected applet names, e.g. stream,ttcp");
+		return 1;
+	case OPT_BY: o->by = nonempty("--by", arg, "expected a label key, e.g. PMU"); return 1;
+	case OPT_BASE: o->base = nonempty("--base", arg, "expected a value of the --by label"); return 1;
 	default: return 0;
 	}
 }
@@ -147,7 +183,13 @@ static void compare_operands(char **ops, int n, struct compare_opts *o)
 {
 	int mark = find_mark(ops, n);
 
-	if (o->variants) {
+	if (o->by) {
+		if (o->variants || mark >= 0 || n < 1)
+			bb_die_usage("--by needs results files or directories, without -- or "
+				     "--variants (see --help)");
+		o->a = ops;
+		o->na = n;
+	} else if (o->variants) {
 		if (mark >= 0 || n < 3)
 			bb_die_usage("--variants needs RUN.json... VARIANT_A VARIANT_B (see --help)");
 		o->a = ops;
@@ -180,6 +222,10 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 		{ "variants", no_argument, NULL, OPT_VARIANTS },
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "base", required_argument, NULL, OPT_BASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -200,6 +246,8 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 		}
 		bb_cli_bad(opt, args);
 	}
+	if (o->base && !o->by)
+		bb_die_usage("--base needs --by KEY (see --help)");
 	compare_operands(args + optind, argc - optind, o);
 }
 

@@ -10,7 +10,11 @@ struct compare_opts {
 	int fail_on_regression;
 	int variants;            /* --variants: two variants of the same runs */
 	const char *va, *vb;     /* the two variants */
-	const char *filter;      /* only keys containing this */
+	const char *filter;      /* print only keys containing this */
+	const char *only;        /* print only these applets (comma-separated) */
+	int all;                 /* print every row, not only claims and headlines */
+	const char *by;          /* split one set of runs by this label */
+	const char *base;        /* --by: the value that is A */
 	const char *csv;         /* every comparison as CSV */
 	char **a, **b;           /* files or directories of each side */
 	int na, nb;

@@ -6,6 +6,10 @@
 # corrections), the Hodges-Lehmann ratio (median of all pairwise log
 # ratios) and its interval (ranks from the exact null distribution, counted
 # here by a plain recursion, or from the normal quantile).
+# With 3 or more runs a side: Welch's t-test on the logs of the run
+# medians (scipy.stats.ttest_ind, equal_var=False), its ratio of geometric
+# means and interval (Student's t with the Welch-Satterthwaite degrees of
+# freedom).
 # Usage: scipy_check.py BB WORKDIR; prints PASS/FAIL lines, or SKIP.
 import csv
 import functools
@@ -77,7 +81,7 @@ def check(i, a, b, row, out):
     exact = not ties and math.log2(math.comb(len(a) + len(b), len(a))) <= 50
     method = "exact" if exact else "asymptotic"
     ref = stats.mannwhitneyu(a, b, alternative="two-sided", method=method, use_continuity=True)
-    out.append((row["p_method"] == ("exact" if exact else "normal"), name + ": p method " + method))
+    out.append((row["test"] == ("mwu-exact" if exact else "mwu-normal"), name + ": p method " + method))
     out.append((float(row["u"]) == ref.statistic, name + ": U %s = scipy %s" % (row["u"], ref.statistic)))
     p = float(row["p"])
     out.append((abs(p - ref.pvalue) <= 1e-9 * max(ref.pvalue, 1e-300) + 1e-15,
@@ -90,6 +94,64 @@ def check(i, a, b, row, out):
         lo, hi = math.exp(d[k - 1]), math.exp(d[len(d) - k])
         ok = abs(float(row["ci_low"]) / lo - 1) < 1e-12 and abs(float(row["ci_high"]) / hi - 1) < 1e-12
         out.append((ok, name + ": interval [%s, %s] = [%.15g, %.15g]" % (row["ci_low"], row["ci_high"], lo, hi)))
+
+
+# (runs of A, runs of B, shift of B) for the per-run (Welch) checks.
+WELCH_CASES = [(3, 3, 1.0), (5, 5, 1.0), (5, 5, 1.04), (3, 6, 0.97), (8, 7, 1.02)]
+
+
+def welch_check(rng):
+    """Each run holds one series per case, its samples around the run's
+    median; compare tests the run medians with Welch's t on logs."""
+    nmax = max(max(na, nb) for na, nb, _ in WELCH_CASES)
+    meds = [([100 * (1 + 0.03 * rng.gauss(0, 1)) for _ in range(na)],
+             [100 * sh * (1 + 0.03 * rng.gauss(0, 1)) for _ in range(nb)])
+            for na, nb, sh in WELCH_CASES]
+    files = {"A": [], "B": []}
+    for side, k in (("A", 0), ("B", 1)):
+        for j in range(nmax):
+            samples = [[m * 0.99, m, m * 1.01] for m in
+                       (meds[i][k][j] if j < len(meds[i][k]) else None for i in range(len(meds)))
+                       if m is not None]
+            cases = [i for i in range(len(meds)) if j < len(meds[i][k])]
+            path = os.path.join(WORK, "w%s%d.json" % (side, j))
+            series = [{"name": "welch%d" % i, "variant": "v", "unit": "widgets", "work": 1,
+                       "work_unit": "things", "discard": 0, "samples": smp}
+                      for i, smp in zip(cases, samples)]
+            with open(path, "w") as f:
+                json.dump({"schema": "boardbench-results", "schema_version": 1,
+                           "results": [{"applet": "synthetic", "series": series}]}, f)
+            files[side].append(path)
+    fc = os.path.join(WORK, "w.csv")
+    r = subprocess.run([BB, "compare", "--csv", fc] + files["A"] + ["--"] + files["B"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return [(False, "welch: compare exited %d: %s" % (r.returncode, r.stderr.strip()))]
+    rows = {row["key"]: row for row in csv.DictReader(open(fc))}
+    out = []
+    for i, (a, b) in enumerate(meds):
+        name = "welch case %d (%d vs %d runs)" % (i, len(a), len(b))
+        row = rows.get("synthetic.welch%d.v.value" % i)
+        if row is None:
+            out.append((False, name + ": no row in the CSV"))
+            continue
+        la, lb = np.log(a), np.log(b)
+        ref = stats.ttest_ind(lb, la, equal_var=False)
+        va, vb = la.var(ddof=1) / len(a), lb.var(ddof=1) / len(b)
+        df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+        d, q = lb.mean() - la.mean(), stats.t.ppf(1 - ALPHA / 2, df) * math.sqrt(va + vb)
+        out.append((row["test"] == "welch" and row["basis"] == "run_medians",
+                    name + ": tested with welch on run medians"))
+        p = float(row["p"])
+        out.append((abs(p - ref.pvalue) <= 1e-9 * ref.pvalue + 1e-15,
+                    name + ": p %.12g = scipy %.12g" % (p, ref.pvalue)))
+        out.append((abs(float(row["ratio"]) / math.exp(d) - 1) < 1e-12,
+                    name + ": ratio %s = %.15g" % (row["ratio"], math.exp(d))))
+        ok = (abs(float(row["ci_low"]) / math.exp(d - q) - 1) < 1e-9 and
+              abs(float(row["ci_high"]) / math.exp(d + q) - 1) < 1e-9)
+        out.append((ok, name + ": interval [%s, %s] = [%.12g, %.12g]" %
+                    (row["ci_low"], row["ci_high"], math.exp(d - q), math.exp(d + q))))
+    return out
 
 
 def main():
@@ -113,6 +175,7 @@ def main():
             out.append((False, "case %d: no row in the CSV" % i))
             continue
         check(i, a_all[i], b_all[i], row, out)
+    out += welch_check(rng)
     for ok, what in out:
         print(("PASS " if ok else "FAIL ") + what)
 
