@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/stats.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,6 +423,75 @@ void bb_metrics_add_run(struct bb_metrics *ms, const struct bb_rrun *run)
 			continue;
 		for (size_t j = 0; j < res->n; j++)
 			add_series(ms, run, res, &res->series[j]);
+	}
+}
+
+/* "csum.<bytes>.<variant>": a checksum time per call at one length. */
+static int csum_length_time(const struct bb_metric *m)
+{
+	const char *k = m->key;
+
+	if (strcmp(m->applet, "csum") || m->aux || m->bad || strncmp(k, "csum.", 5) ||
+	    !isdigit((unsigned char)k[5]))
+		return 0;
+	k += 5 + strspn(k + 5, "0123456789");
+	return *k == '.' && !strchr(k + 1, '.') && !strcmp(m->quantity, "time");
+}
+
+static void add_total(struct bb_metrics *ms, size_t from, size_t first)
+{
+	const struct bb_metric *f = &ms->m[first];
+	struct bb_metric t = *f;
+	size_t len = strlen(f->variant) + 16;
+
+	t.key = bb_xmalloc(len);
+	snprintf(t.key, len, "csum.total.%s", f->variant);
+	t.group = bb_xstrdup("csum.total.*");
+	t.quantity = bb_xstrdup(f->quantity);
+	t.unit = bb_xstrdup(f->unit);
+	t.disp_unit = bb_xstrdup(f->disp_unit);
+	t.chart = bb_xstrdup("");
+	t.chart_title = bb_xstrdup("");
+	t.category = bb_xstrdup("");
+	t.legend = bb_xstrdup("");
+	t.x = NAN;
+	t.v = bb_xcalloc(f->n, sizeof *t.v);
+	for (size_t i = from; i < ms->n; i++)
+		if (csum_length_time(&ms->m[i]) && !strcmp(ms->m[i].variant, f->variant))
+			for (size_t j = 0; j < f->n; j++)
+				t.v[j] += ms->m[i].v[j];
+	if (ms->n == ms->cap) {
+		ms->cap = 2 * ms->cap;
+		ms->m = bb_xrealloc(ms->m, ms->cap * sizeof *ms->m);
+	}
+	ms->m[ms->n++] = t;
+}
+
+/* The variant's lengths all have n samples (rounds of one run), n > 0. */
+static int totals_align(const struct bb_metrics *ms, size_t from, size_t end, const char *variant,
+			size_t n)
+{
+	for (size_t i = from; i < end; i++)
+		if (csum_length_time(&ms->m[i]) && !strcmp(ms->m[i].variant, variant) &&
+		    ms->m[i].n != n)
+			return 0;
+	return n > 0;
+}
+
+void bb_metrics_add_totals(struct bb_metrics *ms, size_t from)
+{
+	size_t end = ms->n;
+
+	for (size_t i = from; i < end; i++) {
+		const struct bb_metric *m = &ms->m[i];
+		size_t j;
+		if (!csum_length_time(m))
+			continue;
+		for (j = from; j < i && !(csum_length_time(&ms->m[j]) &&
+					  !strcmp(ms->m[j].variant, m->variant)); j++)
+			;
+		if (j == i && totals_align(ms, from, end, m->variant, m->n))
+			add_total(ms, from, i);   /* the first length of this variant */
 	}
 }
 

@@ -52,6 +52,14 @@ struct bb_metrics {
 void bb_metrics_add_run(struct bb_metrics *ms, const struct bb_rrun *run);
 void bb_metrics_free(struct bb_metrics *ms);
 
+/* After the metrics of one run (those from index `from` on): the
+ * checksum's "Total time" of each variant, as its classic table sums the
+ * time column, here the time per call summed over the run's lengths, key
+ * "csum.total.<variant>".  Sample i is the sum of sample i of every length
+ * (the lengths alternate round by round); a variant whose lengths kept
+ * different numbers of samples gets none. */
+void bb_metrics_add_totals(struct bb_metrics *ms, size_t from);
+
 /* Figures over a set of values of a metric: the median, the best (the
  * highest or lowest as the metric is better; the median when unknown), the
  * lowest and highest.  n must be at least 1. */

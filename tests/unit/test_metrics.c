@@ -2,7 +2,8 @@
  * scheme: the key, value per sample, unit and direction of every known
  * applet's series, the generic mapping for applets the table does not
  * know (from unit and work_unit), warm-up samples left out, failed results
- * skipped, and unusable values flagged instead of compared. */
+ * skipped, unusable values flagged instead of compared, and the checksum
+ * totals compare derives. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -130,6 +131,48 @@ static void test_csum(void **state)
 	m = only(&f);
 	assert_string_equal(m->key, "csum.latency.40.ref16");
 	assert_non_null(m->bad);                   /* no count of calls anywhere */
+	unload(&f);
+}
+
+/* The checksum's Total time of a variant: its lengths summed sample by
+ * sample; counters and latency rows are not summed, and a variant whose
+ * lengths kept different numbers of samples gets no total. */
+static void test_csum_totals(void **state)
+{
+	static const char text[] =
+		"{\"schema\": \"boardbench-results\", \"schema_version\": 1, \"results\": "
+		"[{\"applet\": \"csum\", \"params\": {\"calls\": 10}, \"series\": ["
+		"{\"name\": \"bytes=40\", \"variant\": \"c\", \"unit\": \"s\", \"work\": 400, "
+		"\"work_unit\": \"bytes\", \"discard\": 0, \"samples\": [1e-6, 2e-6]},"
+		"{\"name\": \"bytes=1500\", \"variant\": \"c\", \"unit\": \"s\", \"work\": 15000, "
+		"\"work_unit\": \"bytes\", \"discard\": 0, \"samples\": [3e-6, 5e-6]},"
+		"{\"name\": \"bytes=1500 counter\", \"variant\": \"c\", \"unit\": \"ticks\", "
+		"\"work\": 15000, \"work_unit\": \"bytes\", \"discard\": 0, \"samples\": [9, 9]},"
+		"{\"name\": \"bytes=40\", \"variant\": \"v\", \"unit\": \"s\", \"work\": 400, "
+		"\"work_unit\": \"bytes\", \"discard\": 0, \"samples\": [1e-6, 2e-6]},"
+		"{\"name\": \"bytes=1500\", \"variant\": \"v\", \"unit\": \"s\", \"work\": 15000, "
+		"\"work_unit\": \"bytes\", \"discard\": 0, \"samples\": [3e-6]}]}]}";
+	struct fixture f;
+	char err[768];
+	const struct bb_metric *t;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	if (bb_read_buf("t.json", text, strlen(text), &f.run, err, sizeof err))
+		fail_msg("%s", err);
+	bb_metrics_add_run(&f.ms, &f.run);
+	assert_int_equal(f.ms.n, 5);
+	bb_metrics_add_totals(&f.ms, 0);
+	assert_int_equal(f.ms.n, 6);               /* c only: v's lengths differ */
+	t = &f.ms.m[5];
+	assert_string_equal(t->key, "csum.total.c");
+	assert_string_equal(t->group, "csum.total.*");
+	assert_int_equal(t->n, 2);
+	assert_close(t->v[0], 4e-7);               /* (1 + 3) us / 10 calls */
+	assert_close(t->v[1], 7e-7);
+	assert_string_equal(t->disp_unit, "ns/call");
+	assert_int_equal(t->better, BB_BETTER_LOWER);
+	assert_false(t->aux);
 	unload(&f);
 }
 
@@ -304,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_lat),
 		cmocka_unit_test(test_csum),
+		cmocka_unit_test(test_csum_totals),
 		cmocka_unit_test(test_mem),
 		cmocka_unit_test(test_ttcp),
 		cmocka_unit_test(test_ttcp_streams),
