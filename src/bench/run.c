@@ -2,14 +2,21 @@
  * every applet's quick profile in turn (the CPU's own speed timed before
  * each and after the last, core/calib.c), progress on stderr when it is a
  * terminal, a short summary on stdout, and the whole run as JSON in
- * results/<hostname>-<labels>-<UTC time>.json. */
+ * results/<hostname>-<labels>-<UTC time>.json, never over an existing
+ * file.  --repeat N runs the suite N times, each run a file of its own
+ * (...-rK.json) that records which repetition it is, so that compare has
+ * several runs a side to pool. */
 #include "applets.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/parse.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +27,12 @@ struct run_opts {
 	const char *outdir;
 	const char *only;            /* comma-separated applets, or NULL: all */
 	int verbose;
+	int repeat;                  /* runs of the suite, each a file of its own */
 };
+
+#define RUN_REPEAT_MAX 1000
+#define RUN_PATH_MAX 4352        /* a --json/--csv path is < 4096 (core/cli.c) */
+#define RUN_OUTDIR_MAX 3072      /* leaves room for host, labels and time */
 
 static const char run_help[] =
 	"usage: boardbench run [options]\n"
@@ -28,13 +40,28 @@ static const char run_help[] =
 	"The quick suite: runs the quick profile of every applet in turn, prints a\n"
 	"short summary and writes every sample to\n"
 	"  OUTDIR/<hostname>-<labels>-<UTC time>.json\n"
+	"(...-2.json, -3.json ... if that name is taken: never over a file).\n"
 	"\n"
 	"  -o, --outdir DIR   directory for the JSON file (default: results)\n"
 	"  -v, --verbose      also print each applet's full classic output\n"
 	"      --only LIST    only these applets of the suite, comma-separated,\n"
 	"                     e.g. --only stream,ttcp\n"
+	"      --repeat N     run the suite N times in a row (1..1000, default 1),\n"
+	"                     each run with its own start time and its own file,\n"
+	"                     OUTDIR/<hostname>-<labels>-<UTC time>-rK.json, so that\n"
+	"                     compare can pool whole runs; the file says which run it\n"
+	"                     holds in a result of applet \"run\" (params repeat K,\n"
+	"                     repeats N).  Stops after a run that fails (exit 1),\n"
+	"                     keeping the files already written\n"
 	BB_COMMON_HELP
-	"  (--json FILE replaces the default file name)\n";
+	"  (--json FILE replaces the default file name.  With --repeat N above 1,\n"
+	"   --json FILE and --csv FILE name one file per run, numbered before the\n"
+	"   extension: run.json -> run-1.json ... run-N.json)\n"
+	"\n"
+	"Example: five runs a side, each side with its label, then compared:\n"
+	"  boardbench run --repeat 5 --label PMU=1\n"
+	"  boardbench run --repeat 5 --label PMU=0\n"
+	"  boardbench compare results/*-PMU=0-* -- results/*-PMU=1-*\n";
 
 /* Append src to dst, mapping characters unsafe in file names to '_'. */
 static void append_safe(char *dst, size_t len, const char *src)
@@ -48,7 +75,10 @@ static void append_safe(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-static void result_name(char *path, size_t len, const char *dir, const struct bb_run *run)
+/* The default file name without ".json": DIR/<host>-<labels>-<UTC time>,
+ * and "-rK" for repetition k of a --repeat series. */
+static void result_stem(char *path, size_t len, const char *dir, const struct bb_run *run,
+			int k, int repeat)
 {
 	snprintf(path, len, "%s/", dir);
 	append_safe(path, len, run->sys.hostname);
@@ -63,7 +93,29 @@ static void result_name(char *path, size_t len, const char *dir, const struct bb
 	}
 	append_safe(path, len, "-");
 	append_safe(path, len, run->sys.utc_compact);
-	strncat(path, ".json", len - strlen(path) - 1);
+	if (repeat > 1) {
+		char rk[16];
+		snprintf(rk, sizeof rk, "-r%d", k);
+		append_safe(path, len, rk);
+	}
+}
+
+/* An explicit --json/--csv FILE for repetition k: "-K" before the file's
+ * extension (run.json -> run-2.json), or at the end if it has none.  A
+ * single run keeps FILE as given. */
+static const char *rep_name(char *dst, size_t len, const char *path, int k, int repeat)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	if (repeat == 1)
+		return path;
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = path + strlen(path);
+	if ((size_t)snprintf(dst, len, "%.*s-%d%s", (int)(dot - path), path, k, dot) >= len)
+		bb_die("cannot name run %d's file after '%s': path too long", k, path);
+	return dst;
 }
 
 /* Whether applet name is in the comma-separated list (NULL: every one). */
@@ -116,12 +168,23 @@ static void print_suite(FILE *f)
 	fputc('\n', f);
 }
 
+static int repeat_arg(const char *arg)
+{
+	uint64_t v;
+
+	if (bb_parse_u64(arg, 1, RUN_REPEAT_MAX, &v))
+		bb_die_value("--repeat", arg, "expected a whole number of runs, 1 to 1000");
+	return (int)v;
+}
+
 static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *cli)
 {
+	enum { OPT_REPEAT = BB_OPT_FIRST_APPLET };
 	static const struct option longopts[] = {
 		{ "outdir", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "only", required_argument, NULL, 'O' },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
 		BB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -135,6 +198,8 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 		case 'o':
 			if (!optarg[0])
 				bb_die_value("--outdir", optarg, "expected a directory");
+			if (strlen(optarg) > RUN_OUTDIR_MAX)
+				bb_die_value("--outdir", "...", "path too long");
 			o->outdir = optarg;
 			break;
 		case 'v': o->verbose = 1; break;
@@ -142,6 +207,7 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			check_only(optarg);
 			o->only = optarg;
 			break;
+		case OPT_REPEAT: o->repeat = repeat_arg(optarg); break;
 		case 'h':
 			fputs(run_help, stdout);
 			print_suite(stdout);
@@ -169,16 +235,27 @@ static int all_ok(const struct bb_run *run, size_t first)
 	return 1;
 }
 
-static int run_suite(struct bb_run *run, const struct run_opts *o)
+/* "run 2 of 5: " before progress and warnings of a --repeat series. */
+static const char *rep_prefix(char *buf, size_t len, int k, int repeat)
+{
+	if (repeat == 1)
+		return "";
+	snprintf(buf, len, "run %d of %d: ", k, repeat);
+	return buf;
+}
+
+static int run_suite(struct bb_run *run, const struct run_opts *o, int k)
 {
 	int tty = isatty(2), total = count_quick(o->only), i = 0, failed = 0;
+	char rep[32];
+	const char *pre = rep_prefix(rep, sizeof rep, k, o->repeat);
 
 	for (const struct bb_applet *a = bb_applets; a->name; a++) {
 		if (!a->quick || !in_list(o->only, a->name))
 			continue;
 		double t0 = bb_now();
 		if (tty)
-			fprintf(stderr, "[%d/%d] %s ...", ++i, total, a->name);
+			fprintf(stderr, "%s[%d/%d] %s ...", pre, ++i, total, a->name);
 		char prog[64];
 		snprintf(prog, sizeof prog, "boardbench run: %s", a->name);
 		bb_set_prog(prog);
@@ -190,9 +267,9 @@ static int run_suite(struct bb_run *run, const struct run_opts *o)
 			fprintf(stderr, " %s in %.1f s\n", all_ok(run, first) ? "done" : "FAILED",
 				bb_now() - t0);
 		failed += !all_ok(run, first);
-		for (size_t k = first; o->verbose && k < run->n; k++)
-			if (run->results[k]->render)
-				run->results[k]->render(stdout, run->results[k]);
+		for (size_t j = first; o->verbose && j < run->n; j++)
+			if (run->results[j]->render)
+				run->results[j]->render(stdout, run->results[j]);
 	}
 	bb_calib_finish(run);
 	return failed;
@@ -218,31 +295,213 @@ static int ensure_dir(const char *dir)
 	return -1;
 }
 
+/* The files a --repeat series has written, listed at its end. */
+struct written {
+	char **path;
+	size_t n;
+};
+
+static void written_add(struct written *w, const char *path)
+{
+	w->path = bb_xrealloc(w->path, (w->n + 1) * sizeof *w->path);
+	w->path[w->n++] = bb_xstrdup(path);
+}
+
+static void written_free(struct written *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->path[i]);
+	free(w->path);
+}
+
+/* A ^C or kill while a file is written takes effect once it is complete
+ * and its temporary is gone. */
+static void signals_hold(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static int write_file(const char *what, const char *path, bb_emit_fn fn, struct bb_run *run,
+		      struct written *w)
+{
+	char err[256];
+
+	if (bb_write_atomic(path, fn, run, err, sizeof err) != 0) {
+		bb_warn("cannot write %s file '%s': %s", what, path, err);
+		return 1;
+	}
+	written_add(w, path);
+	return 0;
+}
+
+/* Whether link() failing with err means the file system has no hard links
+ * (FAT on an SD card or USB stick) rather than that the name is bad. */
+static int no_hard_links(int err)
+{
+	return err == EPERM || err == ENOSYS || err == EOPNOTSUPP || err == EMLINK;
+}
+
+/* Give the complete file tmp the name stem.json, or stem-2.json, -3 ...
+ * when that is taken: link() fails rather than replace a file, even one
+ * another process creates at the same moment.  Where there are no hard
+ * links the name is checked and then renamed to (a small race). */
+static int claim_name(const char *tmp, const char *stem, char *path, size_t len)
+{
+	for (int seq = 1; seq <= RUN_REPEAT_MAX; seq++) {
+		int n = seq == 1 ? snprintf(path, len, "%s.json", stem)
+				 : snprintf(path, len, "%s-%d.json", stem, seq);
+		if (n < 0 || (size_t)n >= len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (link(tmp, path) == 0) {
+			unlink(tmp);
+			return 0;
+		}
+		if (errno == EEXIST)
+			continue;
+		if (!no_hard_links(errno))
+			return -1;
+		if (access(path, F_OK) == 0)
+			continue;
+		return errno == ENOENT && rename(tmp, path) == 0 ? 0 : -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* The JSON file under its default name, never over an existing file. */
+static int write_default(const char *stem, struct bb_run *run, struct written *w)
+{
+	char tmp[RUN_PATH_MAX], path[RUN_PATH_MAX], err[256];
+	int fd;
+
+	fd = -1;
+	errno = ENAMETOOLONG;
+	if ((size_t)snprintf(tmp, sizeof tmp, "%s.json.tmp.XXXXXX", stem) < sizeof tmp)
+		fd = mkstemp(tmp);
+	if (fd < 0) {
+		bb_warn("cannot write JSON file '%s.json': %s", stem, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	if (bb_write_atomic(tmp, bb_emit_json, run, err, sizeof err) != 0) {
+		bb_warn("cannot write JSON file '%s.json': %s", stem, err);
+		unlink(tmp);
+		return 1;
+	}
+	if (claim_name(tmp, stem, path, sizeof path) != 0) {
+		bb_warn("cannot write JSON file '%s.json': %s", stem, strerror(errno));
+		unlink(tmp);
+		return 1;
+	}
+	written_add(w, path);
+	return 0;
+}
+
+/* Writes repetition k's JSON (and CSV) file and names the JSON file on
+ * stdout; returns 0, or 1 after a one-line warning. */
+static int write_run(struct bb_run *run, const struct bb_cli *cli, const struct run_opts *o,
+		     int k, struct written *w)
+{
+	char name[RUN_PATH_MAX];
+	size_t first = w->n;
+	sigset_t old;
+	int rc;
+
+	signals_hold(&old);
+	if (cli->json) {
+		rc = write_file("JSON", rep_name(name, sizeof name, cli->json, k, o->repeat),
+				bb_emit_json, run, w);
+	} else {
+		result_stem(name, sizeof name, o->outdir, run, k, o->repeat);
+		rc = write_default(name, run, w);
+	}
+	if (rc == 0)
+		printf("results: %s\n", w->path[first]);
+	if (cli->csv)
+		rc |= write_file("CSV", rep_name(name, sizeof name, cli->csv, k, o->repeat),
+				 bb_emit_csv, run, w);
+	fflush(stdout);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* The result that tells which run of a --repeat series a file holds: a
+ * parameter, not a label, so that compare pools the runs as one side. */
+static void note_repetition(struct bb_run *run, int k, int repeat)
+{
+	struct bb_result *r = bb_run_add_result(run, "run");
+	char msg[64];
+
+	bb_kv_int(&r->params, "repeat", k);
+	bb_kv_int(&r->params, "repeats", repeat);
+	snprintf(msg, sizeof msg, "repetition %d of %d", k, repeat);
+	bb_result_set_status(r, 1, msg);
+}
+
+/* Run k of o->repeat: the suite, its summary and its files.  Returns 0, or
+ * 1 when an applet failed or a file could not be written. */
+static int run_once(int argc, char **argv, const struct run_opts *o, const struct bb_cli *cli,
+		    int k, struct written *w)
+{
+	char rep[32];
+	const char *pre = rep_prefix(rep, sizeof rep, k, o->repeat);
+	struct bb_run *run;
+	int failed, rc;
+
+	if (o->repeat > 1) {
+		printf("run %d of %d\n", k, o->repeat);
+		fflush(stdout);
+	}
+	run = bb_run_new(argc, argv);
+	bb_cli_apply_labels(run, cli);
+	if (o->repeat > 1)
+		note_repetition(run, k, o->repeat);
+	double t0 = bb_now();
+	failed = run_suite(run, o, k);
+	print_summary(run, bb_now() - t0);
+	fflush(stdout);
+	rc = write_run(run, cli, o, k, w);
+	if (failed)
+		bb_warn("%s%d applet(s) failed; see the JSON file", pre, failed);
+	bb_run_free(run);
+	return rc || failed;
+}
+
+static void list_written(const struct written *w, int done, int repeat, double seconds)
+{
+	printf("%d of %d runs in %.1f s; files written:\n", done, repeat, seconds);
+	for (size_t i = 0; i < w->n; i++)
+		printf("  %s\n", w->path[i]);
+}
+
 int run_main(int argc, char **argv)
 {
-	struct run_opts o = { "results", NULL, 0 };
+	struct run_opts o = { "results", NULL, 0, 1 };
 	struct bb_cli cli = { 0 };
-	char path[1024];
-	int rc, failed;
+	struct written w = { 0 };
+	int k, rc = 0;
 
 	run_parse(argc, argv, &o, &cli);
 	if (!cli.json && ensure_dir(o.outdir) != 0)
 		return 1;
-	struct bb_run *run = bb_run_new(argc, argv);
-	bb_cli_apply_labels(run, &cli);
 	double t0 = bb_now();
-	failed = run_suite(run, &o);
-	print_summary(run, bb_now() - t0);
-	if (!cli.json) {
-		result_name(path, sizeof path, o.outdir, run);
-		cli.json = path;
-	}
-	rc = bb_cli_finish(run, &cli);
-	if (rc == 0)
-		printf("results: %s\n", cli.json);
-	if (failed)
-		bb_warn("%d applet(s) failed; see the JSON file", failed);
-	bb_run_free(run);
+	for (k = 1; k <= o.repeat && rc == 0; k++)
+		rc = run_once(argc, argv, &o, &cli, k, &w);
+	k--;
+	if (o.repeat > 1)
+		list_written(&w, k, o.repeat, bb_now() - t0);
+	if (rc && k < o.repeat)
+		bb_warn("stopped after run %d of %d failed; the files already written are kept",
+			k, o.repeat);
+	written_free(&w);
 	bb_cli_free(&cli);
-	return rc || failed ? 1 : 0;
+	return rc ? 1 : 0;
 }
