@@ -109,6 +109,11 @@ expect_grep "^  ref16  *supported" "$TMPD/list" "--list shows ref16 as supported
 for v in generic32 unrolled32 c64 ip-generic copy-c64; do
 	expect_grep "^  $v " "$TMPD/list" "--list shows $v"
 done
+# The arch variants (sse2, avx2, avx512, neon, ...) depend on the CPU: each
+# is listed as one or the other, never assumed present or absent.
+awk '/^  / { n++; if ($2 != "supported" && $2 != "unsupported") bad = 1 } END { exit bad || n < 5 }' \
+	"$TMPD/list"
+tap $? "--list says supported or unsupported for every variant"
 unsup=$(awk '$2 == "unsupported" {print $1; exit}' "$TMPD/list")
 if [ -n "$unsup" ]; then
 	expect_exit 0 "csum --variant $unsup (unsupported here) exits 0" -- \

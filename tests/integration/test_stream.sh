@@ -89,6 +89,11 @@ expect_exit 2 "stream symlink rejects a bad option with exit 2" -- "$TMPD/bin/st
 expect_exit 0 "stream --list exits 0" -- $BB stream --list
 cp "$TMPD/out" "$TMPD/list"
 expect_grep "^  c  *supported " "$TMPD/list" "stream --list shows the plain C variant as supported"
+# The tuned variants depend on the CPU (SSE2, AVX, ...): each is listed as
+# one or the other, never assumed present or absent.
+awk '/^  / { n++; if ($2 != "supported" && $2 != "unsupported") bad = 1 } END { exit bad || n < 1 }' \
+	"$TMPD/list"
+tap $? "stream --list says supported or unsupported for every variant"
 tuned_ok=$(awk '$2 == "supported" && $3 == "tuned" { print $1 }' "$TMPD/list")
 tuned_no=$(awk '$2 == "unsupported" && $3 == "tuned" { print $1 }' "$TMPD/list")
 expect_exit 0 "stream --tuned exits 0" -- $BB stream -s 1M -N 3 --tuned
