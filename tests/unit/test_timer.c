@@ -48,7 +48,7 @@ static void test_sleep_is_measured(void **state)
 	assert_int_equal(nanosleep(&req, NULL), 0);
 	t1 = bb_now_ns();
 	assert_true(t1 - t0 >= 2000000);
-	assert_true(t1 - t0 < 1000000000);
+	assert_true(t1 - t0 < 30000000000ull);   /* only a hang: a loaded machine may not wake us soon */
 }
 
 static void test_calibrate(void **state)
