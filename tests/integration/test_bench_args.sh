@@ -21,3 +21,16 @@ expect_exit 2 "compare_busy.sh -z (no such option) exits 2" -- bash bench/compar
 expect_grep "option" "$TMPD/err" "  ... and says so"
 expect_exit 2 "compare_aa.sh x exits 2" -- sh bench/compare_aa.sh x
 expect_grep "PAIRS must be a number" "$TMPD/err" "  ... and says why"
+expect_exit 0 "net_shaped.sh -h exits 0" -- bash bench/net_shaped.sh -h
+expect_grep "shaped" "$TMPD/out" "  ... and prints its usage"
+for bad in "-r x" "-r 0" "-r 101" "-t x" "-t 0" "-t 601" "-k ''" "-z" "extra"; do
+	eval "set -- $bad"
+	expect_exit 2 "net_shaped.sh $bad exits 2" -- bash bench/net_shaped.sh -k "$TMPD/ns" "$@"
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "^net_shaped.sh: $1" "$TMPD/err"
+	tap $? "  ... with one line naming $1"
+	[ ! -d "$TMPD/ns" ]
+	tap $? "  ... before making anything"
+done
+expect_exit 2 "net_shaped.sh -r (no value) exits 2" -- bash bench/net_shaped.sh -k "$TMPD/ns" -r
+[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "^net_shaped.sh: -r: expected a value" "$TMPD/err"
+tap $? "  ... with one line saying -r needs a value"
