@@ -61,7 +61,7 @@ static const char run_help[] =
 	"Example: five runs a side, each side with its label, then compared:\n"
 	"  boardbench run --repeat 5 --label PMU=1\n"
 	"  boardbench run --repeat 5 --label PMU=0\n"
-	"  boardbench compare results/*-PMU=0-* -- results/*-PMU=1-*\n";
+	"  boardbench compare results --by PMU --base 1\n";
 
 /* Append src to dst, mapping characters unsafe in file names to '_'. */
 static void append_safe(char *dst, size_t len, const char *src)

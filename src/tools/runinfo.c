@@ -53,11 +53,12 @@ static const struct watched watched[] = {
 };
 
 /* Parameters that are outcomes of a run, not settings: never warned about.
- * (ops_per_sample: the CPU-speed probe sizes its chain to the clock.) */
+ * (ops_per_sample: the CPU-speed probe sizes its chain to the clock;
+ * repeat, repeats: which of `run --repeat N` a run was.) */
 static const char *const outcome_params[] = {
 	"validation.", "ops_per_sample", "test_time_us", "granularity_us", "samples_retaken", "note",
 	"level", "memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
-	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer",
+	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer", "repeat",
 };
 
 static const char *shown(const char *s)
