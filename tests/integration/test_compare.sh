@@ -294,6 +294,26 @@ $BB compare "$D"/cal_a?.json -- "$D"/cal_d?.json >"$TMPD/cal.txt" 2>&1
 ! grep -q "held to a noise threshold" "$TMPD/cal.txt"
 tap $? "  ... with 3 runs a side the threshold stays 2% (per-run medians)"
 
+# ---- run --repeat N into one directory, then compare --by: the workflow ----
+# (whatever the verdicts: real runs measure this machine, not compare)
+R=$TMPD/repeat
+if $BB run --repeat 3 --only csum --label side=a -o "$R" >/dev/null 2>&1 &&
+	$BB run --repeat 3 --only csum --label side=b -o "$R" >/dev/null 2>&1; then
+	tap 0 "run --repeat 3 --only csum, twice with two labels"
+	expect_exit 0 "compare DIR --by side exits 0" -- $BB compare "$R" --by side --csv "$TMPD/rep.csv"
+	expect_grep "^A: side=a (3 runs: " "$TMPD/out" "  ... A is the 3 runs labelled side=a"
+	expect_grep "^B: side=b (3 runs: " "$TMPD/out" "  ... B the 3 labelled side=b"
+	grep "^csum  " "$TMPD/out" | grep "csum.total.generic32 [0-9.]* -> [0-9.]* ns/call, " |
+		grep -q "3 runs a side"
+	tap $? "  ... the csum line quotes its Total time, 3 runs a side"
+	! grep -q "^warning: A and B differ" "$TMPD/out"
+	tap $? "  ... no warning: which repetition a file holds is no difference"
+	awk -F, 'NR > 1 && $24 != "run_medians" { bad = 1 } END { exit bad || NR < 2 }' "$TMPD/rep.csv"
+	tap $? "  ... every metric tested on per-run medians"
+else
+	tap 1 "run --repeat 3 --only csum, twice with two labels"
+fi
+
 # Real runs of the same build are a measurement on whatever machine runs
 # the tests, not a test: bench/compare_suite.sh measures that rate, and the
 # unit test tests/unit/test_multi.c the rate over synthetic suites.
