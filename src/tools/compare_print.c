@@ -221,6 +221,20 @@ static void say_range(const struct tally *t, enum bb_verdict v)
 		printf("%+.1f%% to %+.1f%%", t->lo[v], t->hi[v]);
 }
 
+/* The typical value of a side: on per-run medians their geometric mean
+ * (so that A -> B is the change printed beside it), else the median of
+ * the pooled samples. */
+static double typical(const struct pool *p, const struct bb_figures *f, int per_run)
+{
+	double s = 0;
+
+	if (!per_run)
+		return f->median;
+	for (size_t i = 0; i < p->runs; i++)
+		s += log(p->med[i]);
+	return exp(s / (double)p->runs);
+}
+
 /* The headline in its own quantity: "stream.triad.c.bandwidth 18426 ->
  * 19420 MB/s, +5.4% [+4.1%, +6.8%]". */
 static void say_headline(const struct row *h)
@@ -228,8 +242,8 @@ static void say_headline(const struct row *h)
 	char a[32], b[32];
 	double s = h->a->m->disp_scale;
 
-	fmt_num(a, sizeof a, h->fa.median * s);
-	fmt_num(b, sizeof b, h->fb.median * s);
+	fmt_num(a, sizeof a, typical(h->a, &h->fa, h->per_run) * s);
+	fmt_num(b, sizeof b, typical(h->b, &h->fb, h->per_run) * s);
 	printf("%s %s -> %s %s, %+.1f%% [%+.1f%%, %+.1f%%]", h->a->key, a, b, h->a->m->disp_unit,
 	       pct(h->ab.ratio), pct(h->ab.lo), pct(h->ab.hi));
 }
