@@ -73,6 +73,24 @@ now() {
 	cut -d' ' -f1 /proc/uptime
 }
 
+# kernel_drops: what the kernel has dropped so far that a loopback UDP
+# transfer could lose: datagrams a socket could not take (Udp InErrors: a
+# full receive buffer) and packets a CPU's backlog could not (softnet_stat).
+# A receiver the scheduler leaves alone for ~10 ms at 100 Mbit/s loses
+# datagrams, and rightly counts them lost; the sender's tally (how many it
+# sent) may be among them.  Without the tally the exact count cannot be
+# known, and that is right only when the kernel dropped something.
+kernel_drops() {
+	{
+		# shellcheck disable=SC2016  # awk's fields, not the shell's
+		awk '$1 == "Udp:" { if (!c) { for (i = 2; i <= NF; i++) if ($i == "InErrors") c = i }
+			else print $c }' /proc/net/snmp
+		awk '{ v = 0; h = tolower($2)
+			for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			print v }' /proc/net/softnet_stat
+	} 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+}
+
 # rx_wait: waits for the receiver; its exit status in RXRC.
 rx_wait() {
 	wait "$RXPID"
@@ -185,18 +203,31 @@ expect_grep '^ttcp-r: 3000000 bytes in ' "$TMPD/pipe.err" \
 next_port
 rx udp $BB ttcp -r -u -s -f m -p $PORT --accept-timeout 20 --json "$TMPD/udp.json"
 wait_listen $PORT udp
+d0=$(kernel_drops)
 expect_exit 0 "ttcp -t -u -s -l 1400 -n 2000 --rate 100M exits 0" -- \
 	timeout 30 $BB ttcp -t -u -s -f m -l 1400 -n 2000 --rate 100M -p $PORT 127.0.0.1
 expect_grep '^ttcp-t: 2800000 bytes in ' "$TMPD/out" "the UDP sender counts 2000 x 1400 bytes"
 rx_wait
+dropped=$(($(kernel_drops) - d0))
 [ "$RXRC" -eq 0 ]
 tap $? "the UDP receiver ends on the end sentinel and exits 0"
-expect_grep '^ttcp-r: udp: [0-9]* datagrams, [0-9]* lost of 2000 (' "$TMPD/udp.out" \
-	"the UDP receiver reports loss against the sender's 2000 datagrams"
-jqt "$TMPD/udp.json" '.results[0].series[] | select(.variant == "total") |
-	.values.udp_expected == 2000 and .values.udp_jitter_s >= 0 and
-	.values.udp_datagrams + .values.udp_lost == 2000' \
-	"JSON: received + lost = sent, jitter present"
+if jq -e '.results[0].series[] | select(.variant == "total") | .values.udp_tallies' \
+	"$TMPD/udp.json" >/dev/null 2>&1 || [ "$dropped" -eq 0 ]; then
+	expect_grep '^ttcp-r: udp: [0-9]* datagrams, [0-9]* lost of 2000 (' "$TMPD/udp.out" \
+		"the UDP receiver reports loss against the sender's 2000 datagrams"
+	jqt "$TMPD/udp.json" '.results[0].series[] | select(.variant == "total") |
+		.values.udp_expected == 2000 and .values.udp_jitter_s >= 0 and
+		.values.udp_datagrams + .values.udp_lost == 2000' \
+		"JSON: received + lost = sent, jitter present"
+else
+	# No tally came: expected is what the receiver could know.
+	expect_grep '^ttcp-r: udp: [0-9]* datagrams, [0-9]* lost of [0-9]* (' "$TMPD/udp.out" \
+		"the UDP receiver reports loss (no tally came; the kernel dropped $dropped packets)"
+	jqt "$TMPD/udp.json" '.results[0].series[] | select(.variant == "total") |
+		.values.udp_expected <= 2000 and .values.udp_jitter_s >= 0 and
+		.values.udp_datagrams + .values.udp_lost == .values.udp_expected' \
+		"JSON: received + lost = expected, at most 2000, jitter present ($dropped dropped)"
+fi
 
 # Classic ttcp's UDP sentinels: any datagram of 4 bytes or fewer (here sent
 # by nc, pattern-less, without our header).
@@ -358,14 +389,22 @@ tap $? "--zerocopy with stdin: the file arrives byte for byte"
 next_port
 rx gro $BB ttcp -r -u -s --gro -p $PORT --accept-timeout 20 --json "$TMPD/gro.json"
 wait_listen $PORT udp
+d0=$(kernel_drops)
 expect_exit 0 "ttcp -t -u -s --gso -l 400 --streams 2 --rate 50M exits 0" -- \
 	timeout 30 $BB ttcp -t -u -s --gso -l 400 -n 3000 --streams 2 --rate 50M -p $PORT 127.0.0.1
 rx_wait
+dropped=$(($(kernel_drops) - d0))
 [ "$RXRC" -eq 0 ]
 tap $? "UDP GSO (400-byte datagrams, 2 streams) to a GRO receiver: it ends on both streams' ends"
-jqt "$TMPD/gro.json" '.results[0].series[] | select(.variant == "total") |
-	.values.udp_expected == 6000 and .values.udp_datagrams + .values.udp_lost == 6000 and
-	.values.udp_streams_announced == 2' "JSON: GRO batches are split back into 2 x 3000 datagrams"
+if jq -e '.results[0].series[] | select(.variant == "total") | .values.udp_tallies' \
+	"$TMPD/gro.json" >/dev/null 2>&1 || [ "$dropped" -eq 0 ]; then
+	want=6000
+else
+	want=".values.udp_expected and .values.udp_expected <= 6000"   # see kernel_drops
+fi
+jqt "$TMPD/gro.json" ".results[0].series[] | select(.variant == \"total\") |
+	.values.udp_datagrams + .values.udp_lost == $want and .values.udp_streams_announced == 2" \
+	"JSON: GRO batches are split back into 2 x 3000 datagrams (the kernel dropped $dropped)"
 
 if [ -e /proc/net/if_inet6 ]; then
 	next_port
