@@ -48,27 +48,8 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 cpu=${cpu:-$((ncpu - 1))}
 [ "$cpu" -lt "$ncpu" ] || bad "-c: CPU $cpu is not online (CPUs 0..$((ncpu - 1)))"
 
-busy_pid=
-stop_busy() {
-	if [ -n "$busy_pid" ]; then
-		kill "$busy_pid" 2>/dev/null || true
-		wait "$busy_pid" 2>/dev/null || true
-	fi
-	busy_pid=
-}
-trap 'stop_busy; [ -n "$dir" ] || rm -rf "$work"' EXIT
+trap 'busy_stop; [ -n "$dir" ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-
-start_busy() {
-	if command -v taskset >/dev/null; then
-		taskset -c "$cpu" sh -c 'while :; do :; done' &
-	else
-		say "no taskset: the busy loop is not pinned"
-		sh -c 'while :; do :; done' &
-	fi
-	busy_pid=$!
-	sleep 0.5        # let the scheduler settle around it
-}
 
 one_run() {  # side round [args]
 	local side=$1 i=$2
@@ -81,9 +62,9 @@ one_run() {  # side round [args]
 say "$rounds rounds of A1, B (busy loop on CPU $cpu), A2; CPUs busy before: $(cpu_busy)%"
 for i in $(seq 1 "$rounds"); do
 	one_run A1 "$i" "$@"
-	start_busy
+	busy_start "$cpu"
 	one_run B "$i" "$@"
-	stop_busy
+	busy_stop
 	one_run A2 "$i" "$@"
 	say "round $i of $rounds done"
 done

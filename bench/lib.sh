@@ -1,8 +1,9 @@
-# bench/lib.sh - what the peer scripts in bench/ (stream_peers.sh,
-# mem_peers.sh) share: their messages and exit codes, the boardbench binary
-# and the work directory, installing a peer from apt, the round-robin
-# schedule of runs, statistics over the runs, and the machine lines that
-# open their markdown section.  Its functions keep their variables local
+# bench/lib.sh - what the scripts in bench/ (stream_peers.sh, mem_peers.sh,
+# compare_busy.sh, compare_suite.sh, ...) share: their messages and exit
+# codes, the boardbench binary and the work directory, installing a peer
+# from apt, the round-robin schedule of runs, a busy loop on one CPU,
+# statistics over the runs, and the machine lines that open their markdown
+# section.  Its functions keep their variables local
 # (run_tool, called from run_rounds, sees the script's globals).
 #
 # Sourced, never run, by bash scripts that set `prog` (the name their
@@ -98,6 +99,31 @@ run_rounds() {  # rounds
 	done
 	t_end=$(date +%s)
 	load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+}
+
+# ---- a busy loop on one CPU (a core taken away, as a shared board has) ----
+
+busy_pid=
+
+# Starts an endless loop pinned to CPU $1 (unpinned, and said, without
+# taskset), then lets the scheduler settle around it.
+busy_start() {  # cpu
+	if command -v taskset >/dev/null; then
+		taskset -c "$1" sh -c 'while :; do :; done' &
+	else
+		say "no taskset: the busy loop is not pinned"
+		sh -c 'while :; do :; done' &
+	fi
+	busy_pid=$!
+	sleep 0.5
+}
+
+busy_stop() {
+	if [ -n "$busy_pid" ]; then
+		kill "$busy_pid" 2>/dev/null || true
+		wait "$busy_pid" 2>/dev/null || true
+	fi
+	busy_pid=
 }
 
 # ---- statistics over the runs ----

@@ -120,14 +120,14 @@ int bb_welch_log(const double *a, size_t na, const double *b, size_t nb, double 
 	return 0;
 }
 
-/* Power of the two-sided t-test at `level` with df degrees of freedom
- * when the true shift is delta standard errors: P(|T'| >= c) for the
+/* Power of the two-sided t-test with df degrees of freedom and critical
+ * value c when the true shift is delta standard errors: P(|T'| >= c) for the
  * noncentral t T' = (Z + delta) / sqrt(V / df), V chi-square with df
  * degrees of freedom, integrated over V (Simpson's rule). */
-static double t_power(double delta, double df, double level)
+static double t_power(double delta, double df, double c)
 {
 	const int steps = 400;
-	double c = bb_t_quantile2(level, df), top = df + 12 * sqrt(2 * df) + 12, h = top / steps;
+	double top = df + 12 * sqrt(2 * df) + 12, h = top / steps;
 	double norm = lgamma(df / 2) + df / 2 * log(2.0), sum = 0;
 
 	for (int i = 0; i <= steps; i++) {
@@ -149,15 +149,16 @@ static double t_power(double delta, double df, double level)
  * pooled na + nb - 2 it found 75% at 5 runs a side). */
 double bb_detectable(double sd, size_t na, size_t nb, double level)
 {
-	double df = (double)(na + nb - 3), lo = 0, hi = 1;
+	double df = (double)(na + nb - 3), lo = 0, hi = 1, c;
 
 	if (na < 2 || nb < 2 || !(sd >= 0))
 		return NAN;
-	while (t_power(hi, df, level) < BB_POWER && hi < 1e6)
+	c = bb_t_quantile2(level, df);
+	while (t_power(hi, df, c) < BB_POWER && hi < 1e6)
 		hi *= 2;
-	for (int i = 0; i < 60; i++) {
+	for (int i = 0; i < 40; i++) {
 		double mid = 0.5 * (lo + hi);
-		if (t_power(mid, df, level) < BB_POWER)
+		if (t_power(mid, df, c) < BB_POWER)
 			lo = mid;
 		else
 			hi = mid;
@@ -168,9 +169,16 @@ double bb_detectable(double sd, size_t na, size_t nb, double level)
 size_t bb_runs_needed(double sd, double change, double level, size_t max)
 {
 	double want = log1p(fabs(change));
+	size_t lo = 1, hi = max;   /* the detectable change shrinks as runs grow */
 
-	for (size_t n = 2; n <= max; n++)
-		if (log1p(bb_detectable(sd, n, n, level)) <= want)
-			return n;
-	return 0;
+	if (max < 2 || log1p(bb_detectable(sd, max, max, level)) > want)
+		return 0;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (log1p(bb_detectable(sd, mid, mid, level)) <= want)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
 }
