@@ -34,3 +34,19 @@ done
 expect_exit 2 "net_shaped.sh -r (no value) exits 2" -- bash bench/net_shaped.sh -k "$TMPD/ns" -r
 [ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "^net_shaped.sh: -r: expected a value" "$TMPD/err"
 tap $? "  ... with one line saying -r needs a value"
+expect_exit 0 "compare_suite.sh -h exits 0" -- bash bench/compare_suite.sh -h
+expect_grep "A/A" "$TMPD/out" "  ... and prints its usage"
+for bad in "-n x" "-n 1" "-c 0" "-c y" "-p bogus" "-p aa,o1" "-a"; do
+	eval "set -- $bad"
+	o="-o $TMPD/cs"
+	[ "$1" = -a ] && o=""
+	# shellcheck disable=SC2086  # $o is empty or two words
+	expect_exit 2 "compare_suite.sh $bad exits 2" -- bash bench/compare_suite.sh "$@" $o
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "^compare_suite.sh: $1" "$TMPD/err"
+	tap $? "  ... with one line naming $1"
+	[ ! -d "$TMPD/cs" ]
+	tap $? "  ... before any run"
+done
+expect_exit 2 "compare_suite.sh extra (an operand) exits 2" -- bash bench/compare_suite.sh extra
+[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "unexpected argument 'extra'" "$TMPD/err"
+tap $? "  ... with one line naming it"
