@@ -183,29 +183,32 @@ static const struct {
 	{ "lat", { NULL }, 1 },
 };
 
-static int testable(const struct row *r)
+/* Row i of applet `name` could head it. */
+static int candidate(const struct cmp *c, size_t i, const char *name)
 {
-	return !r->skip && r->ab.have_p && !r->a->m->aux;
+	const struct row *r = &c->rows[i];
+	return !r->skip && r->ab.have_p && !r->a->m->aux && !strcmp(r->a->m->applet, name);
 }
 
 /* The row that heads applet `name`, or NULL. */
 static struct row *find_headline(struct cmp *c, const char *name)
 {
-	size_t h;
+	size_t h, nrules = sizeof headlines / sizeof headlines[0];
+	int last = 0;
 	struct row *pick = NULL;
 
-	for (h = 0; h < sizeof headlines / sizeof headlines[0]; h++)
-		if (strcmp(headlines[h].applet, name) == 0)
-			break;
-	if (h < sizeof headlines / sizeof headlines[0])
+	for (h = 0; h < nrules && strcmp(headlines[h].applet, name); h++)
+		;
+	if (h < nrules) {
+		last = headlines[h].last;
 		for (size_t k = 0; k < 4 && headlines[h].keys[k]; k++)
 			for (size_t i = 0; i < c->n; i++)
-				if (testable(&c->rows[i]) && !strcmp(c->rows[i].a->m->applet, name) &&
+				if (candidate(c, i, name) &&
 				    !fnmatch(headlines[h].keys[k], c->rows[i].a->key, 0))
 					return &c->rows[i];
+	}
 	for (size_t i = 0; i < c->n; i++)
-		if (testable(&c->rows[i]) && !strcmp(c->rows[i].a->m->applet, name) &&
-		    (!pick || (h < sizeof headlines / sizeof headlines[0] && headlines[h].last)))
+		if (candidate(c, i, name) && (!pick || last))
 			pick = &c->rows[i];
 	return pick;
 }
