@@ -346,47 +346,53 @@ static void add_run(struct bb_metrics *ms, const struct bb_rrun *run)
 	bb_metrics_add_totals(ms, from);
 }
 
+void compare_build(struct cmp_built *cb, const struct compare_opts *o, const struct bb_runs *A,
+		   const struct bb_runs *B)
+{
+	memset(cb, 0, sizeof *cb);
+	cb->c.o = o;
+	for (size_t i = 0; i < A->n; i++)
+		add_run(&cb->ma, &A->r[i]);
+	for (size_t i = 0; i < B->n && !o->variants; i++)
+		add_run(&cb->mb, &B->r[i]);
+	build_pools(&cb->ma, o->variants ? o->va : NULL, &cb->pa);
+	build_pools(o->variants ? &cb->ma : &cb->mb, o->variants ? o->vb : NULL, &cb->pb);
+	match_pools(&cb->c, &cb->pa, &cb->pb);
+}
+
+void compare_free(struct cmp_built *cb)
+{
+	free(cb->c.rows);
+	pools_free(&cb->pa);
+	pools_free(&cb->pb);
+	bb_metrics_free(&cb->ma);
+	bb_metrics_free(&cb->mb);
+}
+
 static int run_compare(const struct compare_opts *o, const struct bb_runs *A,
 		       const struct bb_runs *B)
 {
-	struct bb_metrics ma = { 0 }, mb = { 0 };
-	struct pools pa, pb;
-	struct cmp c = { .o = o };
+	struct cmp_built cb;
 	int rc;
 
-	for (size_t i = 0; i < A->n; i++)
-		add_run(&ma, &A->r[i]);
-	for (size_t i = 0; i < B->n && !o->variants; i++)
-		add_run(&mb, &B->r[i]);
-	build_pools(&ma, o->variants ? o->va : NULL, &pa);
-	build_pools(o->variants ? &ma : &mb, o->variants ? o->vb : NULL, &pb);
-	match_pools(&c, &pa, &pb);
-	rc = compare_print(&c, A, B);
-	free(c.rows);
-	pools_free(&pa);
-	pools_free(&pb);
-	bb_metrics_free(&ma);
-	bb_metrics_free(&mb);
+	compare_build(&cb, o, A, B);
+	rc = compare_print(&cb.c, A, B);
+	compare_free(&cb);
 	return rc;
 }
 
 /* ---- --by KEY: one set of runs split by a label ---- */
 
-struct side {
-	const char *value;
-	struct bb_runs runs;         /* shallow copies: the runs belong to `all` */
-};
-
 static int cmp_str(const void *x, const void *y)
 {
-	return strcmp(((const struct side *)x)->value, ((const struct side *)y)->value);
+	return strcmp(((const struct compare_side *)x)->value,
+		      ((const struct compare_side *)y)->value);
 }
 
-/* The sides, one per value of the label, sorted by value; *n of them. */
-static struct side *split_by(const struct bb_runs *all, const char *key, size_t *n,
-			     size_t *unlabelled)
+struct compare_side *compare_split_by(const struct bb_runs *all, const char *key, size_t *n,
+				      size_t *unlabelled)
 {
-	struct side *s = bb_xcalloc(all->n ? all->n : 1, sizeof *s);
+	struct compare_side *s = bb_xcalloc(all->n ? all->n : 1, sizeof *s);
 
 	*n = *unlabelled = 0;
 	for (size_t i = 0; i < all->n; i++) {
@@ -411,7 +417,7 @@ static struct side *split_by(const struct bb_runs *all, const char *key, size_t 
 static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 {
 	size_t n, unlabelled, base = 0;
-	struct side *s = split_by(all, o->by, &n, &unlabelled);
+	struct compare_side *s = compare_split_by(all, o->by, &n, &unlabelled);
 	int rc = 0;
 
 	if (o->base) {

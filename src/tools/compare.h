@@ -65,6 +65,34 @@ struct cmp {
 	const char *first_only_a, *first_only_b;
 };
 
+/* A comparison decided and the storage its rows point into. */
+struct cmp_built {
+	struct cmp c;
+	struct bb_metrics ma, mb;
+	struct pools pa, pb;
+};
+
+/* Decides B against A as `compare` does (A is both sides with --variants);
+ * compare_free releases it.  The runs must outlive it. */
+void compare_build(struct cmp_built *cb, const struct compare_opts *o, const struct bb_runs *A,
+		   const struct bb_runs *B);
+void compare_free(struct cmp_built *cb);
+
+/* One set of runs split by the value of label `key`, sorted by value;
+ * the runs are shallow copies (free only each .runs.r and the array). */
+struct compare_side {
+	const char *value;
+	struct bb_runs runs;
+};
+struct compare_side *compare_split_by(const struct bb_runs *all, const char *key, size_t *n,
+				      size_t *unlabelled);
+
+/* The typical value of a side of row r (the figure its summary quotes). */
+double compare_typical(const struct row *r, int side_b);
+
+/* The row is claimed as a change (improved, regressed or differs). */
+int compare_claimed(const struct row *r);
+
 /* How much faster B is (negative: slower), whatever the unit. */
 double compare_speedup(const struct row *r);
 

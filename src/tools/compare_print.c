@@ -19,11 +19,13 @@
 /* Runs a side past which "runs needed" is not worth saying exactly. */
 #define NEED_MAX 1000
 
-static int claimed(const struct row *r)
+int compare_claimed(const struct row *r)
 {
 	return !r->skip && (r->v == BB_V_IMPROVED || r->v == BB_V_REGRESSED ||
 			    r->v == BB_V_DIFFERS);
 }
+
+#define claimed compare_claimed
 
 /* ---- numbers ---- */
 
@@ -233,6 +235,11 @@ static double typical(const struct pool *p, const struct bb_figures *f, int per_
 	for (size_t i = 0; i < p->runs; i++)
 		s += log(p->med[i]);
 	return exp(s / (double)p->runs);
+}
+
+double compare_typical(const struct row *r, int side_b)
+{
+	return side_b ? typical(r->b, &r->fb, r->per_run) : typical(r->a, &r->fa, r->per_run);
 }
 
 /* The headline in its own quantity: "stream.triad.c.bandwidth 18426 ->
