@@ -6,11 +6,14 @@
  * levels each run found.  --svg writes each chart alone, --csv every
  * metric of every run. */
 #include "applets.h"
+#include "core/cli.h"
 #include "core/stats.h"
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/version.h"
+#include "tools/compare.h"
 #include "tools/metrics.h"
+#include "tools/report_ab.h"
 #include "tools/svg.h"
 #include "tools/toolio.h"
 #include "tools/toolopts.h"
@@ -21,12 +24,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* One series of a chart while it is assembled. */
+/* One series of a chart while it is assembled: a run (or a group of
+ * runs, --by) and a legend (variant); the samples of each point pooled
+ * over the group's runs. */
 struct sbuild {
 	char *name;
-	size_t run;
+	size_t run;                  /* the group (a run, without --by) */
 	const char *legend;
 	double *x, *y, *ylo, *yhi;
+	double **pv;                 /* the samples of each point */
+	size_t *pn;
 	size_t n;
 };
 
@@ -43,7 +50,11 @@ struct cbuild {
 	size_t nmarks;
 	const char **legends;        /* distinct legends: one colour each */
 	size_t nlegends;
-	size_t nruns;                /* runs with a series in this chart */
+	size_t nruns;                /* groups with a series in this chart */
+	const char *legend;          /* a panel: only this legend, else NULL */
+	int fold;                    /* bars: the legend joins the category */
+	char **folded;               /* the categories made by folding */
+	size_t nfolded;
 };
 
 struct report {
@@ -51,6 +62,11 @@ struct report {
 	struct bb_runs runs;
 	struct bb_metrics ms;
 	char (*names)[256];          /* a short name per run */
+	size_t *group;               /* each run's group: its own, or its --by value's */
+	size_t ngroups;
+	const char **gnames;         /* a name per group */
+	struct compare_side *sides;  /* --by: the groups */
+	size_t base;                 /* --by: the group that is A */
 	size_t charts;
 	int rc;
 };
@@ -60,6 +76,11 @@ struct report {
 static size_t run_index(const struct report *r, const struct bb_rrun *run)
 {
 	return (size_t)(run - r->runs.r);
+}
+
+static size_t group_of(const struct report *r, const struct bb_metric *m)
+{
+	return r->group[run_index(r, m->run)];
 }
 
 static size_t find_str(const char **v, size_t *n, const char *s, int add)
@@ -76,19 +97,22 @@ static size_t find_str(const char **v, size_t *n, const char *s, int add)
 static struct sbuild *series_for(struct cbuild *c, const struct report *r,
 				 const struct bb_metric *m, size_t cap)
 {
-	size_t run = run_index(r, m->run);
+	size_t run = group_of(r, m);
+	const char *legend = c->fold ? "" : m->legend;
 	struct sbuild *s;
 
 	for (size_t i = 0; i < c->ns; i++)
-		if (c->s[i].run == run && strcmp(c->s[i].legend, m->legend) == 0)
+		if (c->s[i].run == run && strcmp(c->s[i].legend, legend) == 0)
 			return &c->s[i];
 	s = &c->s[c->ns++];
 	s->run = run;
-	s->legend = m->legend;
+	s->legend = legend;
 	s->x = bb_xcalloc(cap, sizeof *s->x);
 	s->y = bb_xcalloc(cap, sizeof *s->y);
 	s->ylo = bb_xcalloc(cap, sizeof *s->ylo);
 	s->yhi = bb_xcalloc(cap, sizeof *s->yhi);
+	s->pv = bb_xcalloc(cap, sizeof *s->pv);
+	s->pn = bb_xcalloc(cap, sizeof *s->pn);
 	for (size_t i = 0; i < cap && !c->lines; i++)
 		s->y[i] = s->ylo[i] = s->yhi[i] = NAN;
 	return s;
@@ -106,22 +130,59 @@ static int charted(const struct bb_metric *m, const char *id)
 	return in_chart(m, id, 0);
 }
 
+/* The category of m in this chart (folded: with its legend). */
+static const char *category_of(struct cbuild *c, const struct bb_metric *m, int add)
+{
+	char buf[600];
+	size_t n = c->nfolded;
+
+	if (!c->fold || !m->legend[0])
+		return m->category;
+	snprintf(buf, sizeof buf, "%s %s", m->category, m->legend);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(c->folded[i], buf) == 0)
+			return c->folded[i];
+	if (!add)
+		return m->category;
+	c->folded[c->nfolded++] = bb_xstrdup(buf);
+	return c->folded[n];
+}
+
+/* Adds m's samples to its point: the same x (lines) or category (bars)
+ * of its group's series. */
 static void place(struct cbuild *c, const struct report *r, const struct bb_metric *m, size_t cap)
 {
 	struct sbuild *s = series_for(c, r, m, cap);
-	struct bb_figures fig;
 	size_t at;
 
-	bb_metric_figures(m->v, m->n, m->better, &fig);
-	at = c->lines ? s->n++ : find_str(c->cats, &c->ncat, m->category, 0);
+	if (c->lines) {
+		for (at = 0; at < s->n && s->x[at] != m->x; at++)
+			;
+		s->n += at == s->n;
+	} else {
+		at = find_str(c->cats, &c->ncat, category_of(c, m, 0), 0);
+		s->n = c->ncat;
+	}
 	if (at >= cap)
 		return;
 	s->x[at] = m->x;
-	s->y[at] = fig.median * m->disp_scale;
-	s->ylo[at] = fig.min * m->disp_scale;
-	s->yhi[at] = fig.max * m->disp_scale;
-	if (!c->lines)
-		s->n = c->ncat;
+	s->pv[at] = bb_xrealloc(s->pv[at], (s->pn[at] + m->n + 1) * sizeof **s->pv);
+	for (size_t i = 0; i < m->n; i++)
+		s->pv[at][s->pn[at]++] = m->v[i] * m->disp_scale;
+}
+
+/* Each point's median and range over its pooled samples. */
+static void figure_points(struct sbuild *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct bb_figures fig;
+		if (!s->pn[i])
+			continue;
+		bb_metric_figures(s->pv[i], s->pn[i], 0, &fig);
+		s->y[i] = fig.median;
+		s->ylo[i] = fig.min;
+		s->yhi[i] = fig.max;
+	}
 }
 
 struct point {
@@ -150,16 +211,20 @@ static void sort_points(struct sbuild *s)
 
 static void name_series(struct cbuild *c, const struct report *r)
 {
+	for (size_t i = 0; i < c->ns; i++)
+		find_str(c->legends, &c->nlegends, c->s[i].legend, 1);
 	for (size_t i = 0; i < c->ns; i++) {
 		struct sbuild *s = &c->s[i];
+		const char *g = r->gnames[s->run];
 		char buf[600];
-		if (r->runs.n == 1 || !r->names[s->run][0])
-			snprintf(buf, sizeof buf, "%s", s->legend[0] ? s->legend : r->names[s->run]);
+		figure_points(s);
+		if (r->ngroups == 1 || !g[0])
+			snprintf(buf, sizeof buf, "%s", s->legend[0] ? s->legend : g);
+		else if (c->fold || c->legend || c->nlegends == 1)
+			snprintf(buf, sizeof buf, "%s", g);
 		else
-			snprintf(buf, sizeof buf, "%s%s%s", r->names[s->run], s->legend[0] ? " " : "",
-				 s->legend);
+			snprintf(buf, sizeof buf, "%s%s%s", g, s->legend[0] ? " " : "", s->legend);
 		s->name = bb_xstrdup(buf);
-		find_str(c->legends, &c->nlegends, s->legend, 1);
 		if (c->lines)
 			sort_points(s);
 	}
@@ -191,6 +256,8 @@ static char *y_label(const struct bb_metrics *ms, const char *id)
 		}
 	}
 	strcat(buf, ")");
+	if (strstr(buf, "Mbit/s)") && strlen(buf) + 16 < sizeof buf)
+		strcpy(strstr(buf, "Mbit/s)"), "Mbit/s = 10^6 bit/s)");
 	return bb_xstrdup(buf);
 }
 
@@ -206,14 +273,24 @@ static void add_level_marks(struct cbuild *c, const struct report *r, size_t run
 		const char *name;
 		snprintf(key, sizeof key, "level%d_name", i);
 		name = bb_rkv_str(&res->params, key);
-		snprintf(key, sizeof key, "level%d_last_bytes", i);
 		if (!name || strcmp(name, "memory") == 0)
 			continue;
-		snprintf(label, sizeof label, "%s%s%s", name, r->runs.n > 1 ? " " : "",
-			 r->runs.n > 1 ? r->names[run] : "");
+		/* a cliff the machine names no cache for (sysfs "") is not a level */
+		snprintf(key, sizeof key, "level%d_sysfs", i);
+		const char *sysfs = bb_rkv_str(&res->params, key);
+		if (sysfs && !sysfs[0])
+			continue;
+		size_t g = r->group[run], k;
+		for (k = 0; k < c->nmarks; k++)
+			if (c->marks[k].colour == (int)g && !strcmp(c->marks[k].label, name))
+				break;
+		if (k < c->nmarks)
+			continue;            /* this group has it already */
+		snprintf(key, sizeof key, "level%d_last_bytes", i);
+		snprintf(label, sizeof label, "%s", name);
 		c->marks = bb_xrealloc(c->marks, (c->nmarks + 1) * sizeof *c->marks);
 		c->marks[c->nmarks++] = (struct bb_chart_mark){
-			bb_rkv_num(&res->params, key, NAN), bb_xstrdup(label), (int)run };
+			bb_rkv_num(&res->params, key, NAN), bb_xstrdup(label), (int)g };
 	}
 }
 
@@ -227,29 +304,75 @@ static void lat_marks(struct cbuild *c, const struct report *r)
 
 /* ---- one chart ---- */
 
-static void build_chart(struct cbuild *c, struct report *r, const char *id)
+/* A per-stream series ("stream0") where its run's result has one stream
+ * only: the same number as its total. */
+static int lone_stream(const struct report *r, const struct bb_metric *m)
 {
-	size_t cap = 0;
+	size_t streams = 0;
+
+	if (strncmp(m->legend, "stream", 6) != 0 || !m->legend[6])
+		return 0;
+	for (size_t i = 0; i < r->ms.n; i++) {
+		const struct bb_metric *o = &r->ms.m[i];
+		streams += o->run == m->run && o->result == m->result && !strcmp(o->chart, m->chart) &&
+			   !strcmp(o->category, m->category) && !strncmp(o->legend, "stream", 6);
+	}
+	return streams < 2;
+}
+
+static int in_this(const struct cbuild *c, const struct report *r, const struct bb_metric *m)
+{
+	return charted(m, c->id) && (!c->legend || strcmp(m->legend, c->legend) == 0) &&
+	       !lone_stream(r, m);
+}
+
+/* The legends and groups a chart shows (counts of distinct ones). */
+static void count_series(const struct cbuild *c, const struct report *r, size_t *legends,
+			 size_t *groups)
+{
+	const char **seen = bb_xcalloc(r->ms.n + 1, sizeof *seen);
+	char *g = bb_xcalloc(r->ngroups + 1, 1);
+	size_t n = 0;
+
+	*groups = 0;
+	for (size_t i = 0; i < r->ms.n; i++)
+		if (in_this(c, r, &r->ms.m[i])) {
+			find_str(seen, &n, r->ms.m[i].legend, 1);
+			*groups += !g[group_of(r, &r->ms.m[i])];
+			g[group_of(r, &r->ms.m[i])] = 1;
+		}
+	*legends = n;
+	free(seen);
+	free(g);
+}
+
+static void build_chart(struct cbuild *c, struct report *r, const char *id, const char *legend)
+{
+	size_t cap = 0, nleg, ngrp;
 
 	memset(c, 0, sizeof *c);
 	c->id = id;
+	c->legend = legend;
 	c->lines = 1;
 	for (size_t i = 0; i < r->ms.n; i++) {
 		const struct bb_metric *m = &r->ms.m[i];
-		if (!charted(m, id))
+		if (!in_this(c, r, m))
 			continue;
 		c->first = c->first ? c->first : m;
 		c->lines &= isfinite(m->x);
 		cap++;
 	}
+	count_series(c, r, &nleg, &ngrp);
+	c->fold = !c->lines && nleg > 1 && ngrp > 1;
 	c->s = bb_xcalloc(cap, sizeof *c->s);
 	c->cats = bb_xcalloc(cap, sizeof *c->cats);
 	c->legends = bb_xcalloc(cap, sizeof *c->legends);
+	c->folded = bb_xcalloc(cap, sizeof *c->folded);
 	for (size_t i = 0; i < r->ms.n && !c->lines; i++)
-		if (charted(&r->ms.m[i], id))
-			find_str(c->cats, &c->ncat, r->ms.m[i].category, 1);
+		if (in_this(c, r, &r->ms.m[i]))
+			find_str(c->cats, &c->ncat, category_of(c, &r->ms.m[i], 1), 1);
 	for (size_t i = 0; i < r->ms.n; i++)
-		if (charted(&r->ms.m[i], id))
+		if (in_this(c, r, &r->ms.m[i]))
 			place(c, r, &r->ms.m[i], c->lines ? cap : c->ncat);
 	name_series(c, r);
 	c->ylabel = y_label(&r->ms, id);
@@ -265,7 +388,14 @@ static void free_chart(struct cbuild *c)
 		free(c->s[i].y);
 		free(c->s[i].ylo);
 		free(c->s[i].yhi);
+		for (size_t j = 0; c->s[i].pv && j < (c->lines ? c->s[i].n : c->ncat); j++)
+			free(c->s[i].pv[j]);
+		free(c->s[i].pv);
+		free(c->s[i].pn);
 	}
+	for (size_t i = 0; i < c->nfolded; i++)
+		free(c->folded[i]);
+	free(c->folded);
 	for (size_t i = 0; i < c->nmarks; i++)
 		free((char *)c->marks[i].label);
 	free(c->marks);
@@ -273,20 +403,6 @@ static void free_chart(struct cbuild *c)
 	free(c->cats);
 	free(c->legends);
 	free(c->ylabel);
-}
-
-/* The position of run among the runs this chart shows. */
-static size_t run_rank(const struct cbuild *c, size_t run)
-{
-	size_t rank = 0;
-
-	for (size_t r = 0; r < run; r++)
-		for (size_t i = 0; i < c->ns; i++)
-			if (c->s[i].run == r) {
-				rank++;
-				break;
-			}
-	return rank;
 }
 
 /* A mark (a cache level) takes the colour of its run's first series. */
@@ -299,7 +415,8 @@ static int mark_colour(const struct cbuild *c, const struct bb_chart_series *s, 
 }
 
 /* The svg.c view of an assembled chart; series points into c. */
-static void to_chart(const struct cbuild *c, struct bb_chart *ch, struct bb_chart_series *s)
+static void to_chart(const struct cbuild *c, const struct report *r, struct bb_chart *ch,
+		     struct bb_chart_series *s)
 {
 	const struct bb_metric *m = c->first;
 	size_t nleg = c->nlegends;
@@ -321,14 +438,14 @@ static void to_chart(const struct cbuild *c, struct bb_chart *ch, struct bb_char
 		s[i] = (struct bb_chart_series){
 			.name = b->name, .n = b->n, .x = c->lines ? b->x : NULL, .y = b->y,
 			.ylo = c->lines ? NULL : b->ylo, .yhi = c->lines ? NULL : b->yhi,
-			.colour = (int)i,
 		};
-		/* several runs of several variants: a colour per variant, a
-		 * dash (or a lighter bar) per run */
-		if (c->nlegends > 1 && c->nruns > 1) {
+		/* a colour per run or group, the same in every chart; one run:
+		 * a colour per variant */
+		if (r->ngroups > 1)
+			s[i].colour = (int)b->run;
+		else
 			s[i].colour = (int)find_str(c->legends, &nleg, b->legend, 0);
-			s[i].dash = (int)run_rank(c, b->run);
-		}
+		s[i].dash = s[i].colour / 10;
 	}
 	for (size_t i = 0; i < c->nmarks; i++)
 		c->marks[i].colour = mark_colour(c, s, (size_t)c->marks[i].colour);
@@ -351,6 +468,9 @@ static const char html_head[] =
 	"figure { margin: 28px 0; }\n"
 	"figcaption { font-size: 13px; color: #555; }\n"
 	"svg { max-width: 100%; height: auto; }\n"
+	".panels { display: flex; flex-wrap: wrap; gap: 0 12px; }\n"
+	".panels figure { margin: 8px 0; width: 470px; }\n"
+	"td.slower { color: #b00; } td.faster { color: #070; }\n"
 	"</style>\n";
 
 static void html_text(FILE *f, const char *tag, const char *s)
@@ -470,6 +590,8 @@ static int svg_file(const struct report *r, const char *id, const struct bb_char
 	struct bb_out out;
 
 	snprintf(path, sizeof path, "%s/%s.svg", r->o->svg_dir, id);
+	for (char *p = path + strlen(r->o->svg_dir) + 1; *p; p++)
+		*p = *p == '/' ? '_' : *p;
 	if (bb_out_open(&out, path))
 		return 1;
 	bb_svg_chart(out.f, ch, 1);
@@ -478,33 +600,72 @@ static int svg_file(const struct report *r, const char *id, const struct bb_char
 
 static void figure(FILE *f, struct report *r, const struct cbuild *c, const struct bb_chart *ch)
 {
-	fputs("<figure id=\"chart-", f);
-	bb_xml_text(f, c->id);
+	char id[600];
+
+	snprintf(id, sizeof id, "%s%s%s", c->id, c->legend ? "." : "", c->legend ? c->legend : "");
+	fputs(c->legend ? "<figure class=\"panel\" id=\"chart-" : "<figure id=\"chart-", f);
+	bb_xml_text(f, id);
 	fputs("\">\n", f);
 	bb_svg_chart(f, ch, 0);
 	fprintf(f, "<figcaption>chart <code>");
-	bb_xml_text(f, c->id);
-	fprintf(f, "</code>: %zu series; %s</figcaption>\n</figure>\n", c->ns,
+	bb_xml_text(f, id);
+	fprintf(f, "</code>: %zu series; %s", c->ns,
 		c->lines ? "each point is the median of a series' kept samples" :
 			   "bars are medians of the kept samples, whiskers run from the lowest to "
 			   "the highest sample");
+	if (strstr(ch->ylabel, "Mbit/s"))
+		fputs(". ttcp's classic text lines count a Mbit as 2^20 bits; this chart, like the "
+		      "JSON, counts 10^6.", f);
+	fputs("</figcaption>\n</figure>\n", f);
 	r->charts++;
 	if (r->o->svg_dir)
-		r->rc |= svg_file(r, c->id, ch);
+		r->rc |= svg_file(r, id, ch);
 }
 
-static void emit_chart(FILE *f, struct report *r, const char *id)
+static void emit_one(FILE *f, struct report *r, const char *id, const char *legend)
 {
 	struct cbuild c;
 	struct bb_chart ch;
 	struct bb_chart_series *s;
+	char title[600];
 
-	build_chart(&c, r, id);
+	build_chart(&c, r, id, legend);
 	s = bb_xcalloc(c.ns, sizeof *s);
-	to_chart(&c, &ch, s);
+	to_chart(&c, r, &ch, s);
+	if (legend) {
+		snprintf(title, sizeof title, "%s: %s", legend, ch.title);
+		ch.title = title;
+		ch.small = 1;
+	}
 	figure(f, r, &c, &ch);
 	free(s);
 	free_chart(&c);
+}
+
+/* A line chart of several variants and several runs or groups: a small
+ * panel per variant, a colour per run; else one chart. */
+static void emit_chart(FILE *f, struct report *r, const char *id)
+{
+	struct cbuild c = { .id = id };
+	const char **legends = bb_xcalloc(r->ms.n + 1, sizeof *legends);
+	size_t nleg = 0, ngrp, n;
+	int lines = 1;
+
+	for (size_t i = 0; i < r->ms.n; i++)
+		if (in_this(&c, r, &r->ms.m[i])) {
+			find_str(legends, &nleg, r->ms.m[i].legend, 1);
+			lines &= isfinite(r->ms.m[i].x);
+		}
+	count_series(&c, r, &n, &ngrp);
+	if (!lines || nleg < 2 || ngrp < 2)
+		emit_one(f, r, id, NULL);
+	else {
+		fputs("<div class=\"panels\">\n", f);
+		for (size_t i = 0; i < nleg; i++)
+			emit_one(f, r, id, legends[i]);
+		fputs("</div>\n", f);
+	}
+	free(legends);
 }
 
 /* The order of the charts: the seeds' order, then any other applet. */
@@ -653,6 +814,34 @@ static void left_out(FILE *f, const struct report *r)
 		fputs("</ul>\n", f);
 }
 
+/* --by: each value against the base, as compare --by does. */
+static void ab_sections(FILE *f, const struct report *r)
+{
+	struct compare_opts co = { .alpha = 0.05, .threshold = 0.02 };
+	char na[300], nb[300];
+
+	for (size_t i = 0; i < r->ngroups; i++) {
+		if (i == r->base)
+			continue;
+		snprintf(na, sizeof na, "%s", r->gnames[r->base]);
+		snprintf(nb, sizeof nb, "%s", r->gnames[i]);
+		report_ab(f, &co, &r->sides[r->base].runs, &r->sides[i].runs, na, nb);
+	}
+}
+
+static void headlines(FILE *f, const struct report *r)
+{
+	struct bb_runs *g = bb_xcalloc(r->ngroups, sizeof *g);
+
+	for (size_t i = 0; i < r->ngroups; i++)
+		if (r->sides)
+			g[i] = r->sides[i].runs;
+		else
+			g[i] = (struct bb_runs){ .r = &r->runs.r[i], .n = 1 };
+	report_headlines(f, g, r->gnames, r->ngroups);
+	free(g);
+}
+
 static void html(FILE *f, struct report *r)
 {
 	fputs(html_head, f);
@@ -660,15 +849,23 @@ static void html(FILE *f, struct report *r)
 	fputs("\n</head>\n<body>\n", f);
 	html_text(f, "h1", r->o->title);
 	fprintf(f, "\n<p>%zu run%s, written by boardbench %s (git %s). Values are per sample, "
-		   "in the units on each axis; warm-up samples are left out.</p>\n",
+		   "in the units on each axis; warm-up samples are left out.",
 		r->runs.n, r->runs.n == 1 ? "" : "s", BB_VERSION, BB_GIT_REV);
-	meta_table(f, r);
+	if (r->sides)
+		fprintf(f, " Split by the label <code>%s</code>: each chart has a series per value, "
+			   "its points the medians of the samples of every run with that value.",
+			r->o->by);
+	fputs("</p>\n", f);
+	if (r->sides)
+		ab_sections(f, r);
+	headlines(f, r);
 	fputs("<h2>Charts</h2>\n", f);
 	charts(f, r);
 	timeseries(f, r);
 	if (!r->charts)
 		fputs("<p>No chart: these runs hold no metric that can be drawn.</p>\n", f);
 	left_out(f, r);
+	meta_table(f, r);
 	fputs("</body>\n</html>\n", f);
 }
 
@@ -728,11 +925,40 @@ static int prepare_svg_dir(const char *dir)
 	return 1;
 }
 
+static void split_groups(struct report *r);
+
+/* A short name per run, told apart by the file's name where labels
+ * alone do not; a group per run, or per value of --by. */
 static void name_runs(struct report *r)
 {
-	r->names = bb_xcalloc(r->runs.n, sizeof *r->names);
-	for (size_t i = 0; i < r->runs.n; i++)
+	size_t n = r->runs.n;
+
+	r->names = bb_xcalloc(n, sizeof *r->names);
+	for (size_t i = 0; i < n; i++)
 		bb_rrun_name(&r->runs.r[i], r->names[i], sizeof r->names[i]);
+	for (size_t i = 0; i < n; i++) {
+		int dup = 0;
+		for (size_t j = 0; j < n; j++)
+			dup |= j != i && strcmp(r->names[i], r->names[j]) == 0;
+		const char *p = r->runs.r[i].path ? r->runs.r[i].path : "";
+		const char *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+		size_t len = strlen(r->names[i]);
+		if (dup && len + 4 < sizeof r->names[i])
+			snprintf(r->names[i] + len, sizeof r->names[i] - len, " %.*s",
+				 (int)(strlen(base) > 5 && !strcmp(base + strlen(base) - 5, ".json") ?
+				       strlen(base) - 5 : strlen(base)), base);
+	}
+	r->group = bb_xcalloc(n ? n : 1, sizeof *r->group);
+	r->gnames = bb_xcalloc(n ? n : 1, sizeof *r->gnames);
+	if (!r->o->by) {
+		r->ngroups = n;
+		for (size_t i = 0; i < n; i++) {
+			r->group[i] = i;
+			r->gnames[i] = r->names[i];
+		}
+		return;
+	}
+	split_groups(r);
 }
 
 static int write_report(struct report *r)
@@ -753,6 +979,37 @@ static int write_report(struct report *r)
 	return r->rc;
 }
 
+/* --by KEY: the groups are the values of the label (compare_split_by);
+ * runs without it are left out, as compare --by leaves them. */
+static void split_groups(struct report *r)
+{
+	size_t unlabelled;
+
+	r->sides = compare_split_by(&r->runs, r->o->by, &r->ngroups, &unlabelled);
+	if (r->o->base) {
+		for (r->base = 0; r->base < r->ngroups && strcmp(r->sides[r->base].value, r->o->base);
+		     r->base++)
+			;
+		if (r->base == r->ngroups)
+			bb_die_value("--base", r->o->base, "no run has this value of the --by label");
+	}
+	if (r->ngroups < 2)
+		bb_die_usage("--by %s: the runs have %zu value%s of this label; a comparison "
+			     "needs two", r->o->by, r->ngroups, r->ngroups == 1 ? "" : "s");
+	if (unlabelled)
+		printf("note: %zu run%s without the label %s left out\n", unlabelled,
+		       unlabelled == 1 ? "" : "s", r->o->by);
+	for (size_t g = 0; g < r->ngroups; g++) {
+		char buf[300];
+		snprintf(buf, sizeof buf, "%s=%s", r->o->by, r->sides[g].value);
+		r->gnames[g] = bb_xstrdup(buf);
+		for (size_t k = 0; k < r->sides[g].runs.n; k++)
+			for (size_t i = 0; i < r->runs.n; i++)
+				if (r->runs.r[i].path == r->sides[g].runs.r[k].path)
+					r->group[i] = g;
+	}
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report_opts o;
@@ -763,9 +1020,17 @@ int report_main(int argc, char **argv)
 	bb_runs_load(&r.runs, o.in, o.nin);
 	name_runs(&r);
 	for (size_t i = 0; i < r.runs.n; i++)
-		bb_metrics_add_run(&r.ms, &r.runs.r[i]);
+		if (!o.by || bb_rkv_str(&r.runs.r[i].labels, o.by))
+			bb_metrics_add_run(&r.ms, &r.runs.r[i]);
 	rc = write_report(&r);
 	bb_metrics_free(&r.ms);
+	for (size_t g = 0; r.sides && g < r.ngroups; g++) {
+		free(r.sides[g].runs.r);
+		free((char *)r.gnames[g]);
+	}
+	free(r.sides);
+	free(r.gnames);
+	free(r.group);
 	free(r.names);
 	bb_runs_free(&r.runs);
 	return rc;

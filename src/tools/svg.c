@@ -6,6 +6,7 @@
 #include "tools/toolio.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WIDTH 960
@@ -13,7 +14,6 @@
 #define PLOT_X1 690.0
 #define PLOT_Y0 50.0
 #define PLOT_H 330.0
-#define LEGEND_X 715.0
 #define LEGEND_ROW 18.0
 #define CHAR_W 6.6           /* average width of a 12px sans-serif character */
 #define MAX_TICKS 400        /* a bound on any tick loop, whatever the data */
@@ -28,9 +28,15 @@ struct axis {
 struct frame {
 	double x0, x1, y0, y1;   /* the plot area */
 	struct axis ax, ay;
-	int height;
-	int rotate;              /* bar charts: category labels slanted */
+	int width, height;
+	double legend_x;
+	size_t legend_chars;     /* legend text longer than this is shortened */
+	int rotate;              /* bar charts: category labels upright */
 };
+
+#define SMALL_WIDTH 470
+#define SMALL_X1 300.0
+#define MARK_ROWS 6
 
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
@@ -150,6 +156,24 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *ex
 	fputs("</text>\n", f);
 }
 
+/* s shortened to at most max characters (UTF-8 counted as bytes), the
+ * middle replaced by an ellipsis; into buf. */
+static const char *fit_text(char *buf, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s), head;
+
+	if (n <= max || max < 8 || len < max + 4)
+		return s;
+	head = (max - 1) / 2;
+	while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+		head--;
+	size_t tail = n - (max - 1 - head);
+	while (tail < n && ((unsigned char)s[tail] & 0xc0) == 0x80)
+		tail++;
+	snprintf(buf, len, "%.*s\xe2\x80\xa6%s", (int)head, s, s + tail);
+	return buf;
+}
+
 /* 1K, 4M, 2G for powers of two; plain numbers otherwise. */
 static void fmt_size(char *buf, size_t len, double v)
 {
@@ -207,11 +231,31 @@ static void ticks_y(FILE *f, const struct frame *fr)
 			tick_y(f, fr, a->lo + i * step);
 		return;
 	}
-	double d = a->lo;
+	double d = a->lo, decades = log10(a->hi / a->lo);
+	/* 2 and 5 only where 0.3 of a decade leaves room for a label */
+	int fine = 0.3 * (fr->y1 - fr->y0) / fmax(decades, 1) >= 16;
 	for (int i = 0; i <= MAX_TICKS && d < a->hi * 1.001; i++, d *= 10)
 		for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
-			if (d * m <= a->hi * 1.001)
+			if (d * m <= a->hi * 1.001 && (m == 1 || fine))
 				tick_y(f, fr, d * m);
+}
+
+/* The longest y tick label, in characters. */
+static size_t ticks_y_chars(const struct axis *a)
+{
+	size_t w = 1;
+	char buf[32];
+	double step = a->scale == LINEAR ? nice_step((a->hi - a->lo) / 6) : 0;
+
+	for (int i = 0; i <= MAX_TICKS; i++) {
+		double v = a->scale == LINEAR ? a->lo + i * step : a->lo * pow(10, i / 3) *
+			   (i % 3 == 0 ? 1 : i % 3 == 1 ? 2 : 5);
+		if (v > a->hi * 1.001 + step / 2)
+			break;
+		fmt_tick(buf, sizeof buf, v);
+		w = strlen(buf) > w ? strlen(buf) : w;
+	}
+	return w;
 }
 
 static void tick_x(FILE *f, const struct frame *fr, double v, int label)
@@ -237,7 +281,8 @@ static void ticks_x(FILE *f, const struct frame *fr)
 	if (a->scale == LOG2) {
 		double span = log2(a->hi / a->lo);
 		int n = span < MAX_TICKS ? (int)lround(span) : MAX_TICKS;
-		int every = n > 12 ? (n + 11) / 12 : 1;
+		int most = (int)fmax(2, (fr->x1 - fr->x0) / 50);
+		int every = n > most ? (n + most - 1) / most : 1;
 		for (int i = 0; i <= n; i++)
 			tick_x(f, fr, a->lo * exp2(i), i % every == 0);
 		return;
@@ -247,19 +292,23 @@ static void ticks_x(FILE *f, const struct frame *fr)
 		tick_x(f, fr, a->lo + i * step, 1);
 }
 
+#define CAT_CHARS 40       /* upright category labels are cut to this */
+
 static void categories_x(FILE *f, const struct frame *fr, const struct bb_chart *c)
 {
 	double gw = (fr->x1 - fr->x0) / (double)c->ncat;
 
 	for (size_t i = 0; i < c->ncat; i++) {
 		double x = fr->x0 + gw * ((double)i + 0.5);
-		char rot[96];
+		char rot[96], buf[64];
 		if (!fr->rotate) {
 			text(f, x, fr->y1 + 16, "middle", "", c->categories[i]);
 			continue;
 		}
-		snprintf(rot, sizeof rot, " transform=\"rotate(-35 %.1f %.1f)\"", x, fr->y1 + 14);
-		text(f, x, fr->y1 + 14, "end", rot, c->categories[i]);
+		/* upright, so that neighbours never cross */
+		snprintf(rot, sizeof rot, " transform=\"rotate(-90 %.1f %.1f)\"", x + 4, fr->y1 + 8);
+		text(f, x + 4, fr->y1 + 8, "end", rot,
+		     fit_text(buf, sizeof buf, c->categories[i], CAT_CHARS));
 	}
 }
 
@@ -275,8 +324,8 @@ static void axes(FILE *f, const struct frame *fr, const struct bb_chart *c)
 		ticks_x(f, fr);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		   "stroke=\"#444\"/>\n", fr->x0, fr->y0, fr->x1 - fr->x0, fr->y1 - fr->y0);
-	snprintf(rot, sizeof rot, " transform=\"rotate(-90 22 %.1f)\" class=\"axis-label\"", ymid);
-	text(f, 22, ymid, "middle", rot, c->ylabel);
+	snprintf(rot, sizeof rot, " transform=\"rotate(-90 18 %.1f)\" class=\"axis-label\"", ymid);
+	text(f, 18, ymid, "middle", rot, c->ylabel);
 	text(f, (fr->x0 + fr->x1) / 2, (double)fr->height - 14, "middle", " class=\"axis-label\"",
 	     c->xlabel);
 }
@@ -330,30 +379,53 @@ static void bar_series(FILE *f, const struct frame *fr, const struct bb_chart *c
 	fputs("</g>\n", f);
 }
 
+/* Marks' labels: each in the first row (from the top) where it meets no
+ * label placed before it; one the same text and colour as a label close
+ * by is not repeated; no row left: dropped (the line stays). */
 static void marks(FILE *f, const struct frame *fr, const struct bb_chart *c)
 {
-	for (size_t i = 0; i < c->nmarks; i++) {
+	double (*span)[2] = calloc(c->nmarks + 1, sizeof *span);
+	int *row = calloc(c->nmarks + 1, sizeof *row);
+
+	for (size_t i = 0; span && row && i < c->nmarks; i++) {
 		const struct bb_chart_mark *m = &c->marks[i];
 		if (!usable(&fr->ax, m->x))
 			continue;
-		double x = px(fr, m->x);
+		double x = px(fr, m->x), w = CHAR_W * (double)strlen(m->label) + 4;
+		int left = x + 3 + w > fr->x1, r;
 		fprintf(f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			   "stroke=\"%s\" stroke-dasharray=\"3 3\"/>\n", x, fr->y0, x, fr->y1,
 			bb_svg_colour(m->colour));
-		/* one row of labels per colour (run), so runs with the same level
-		 * do not write over each other; near the right edge, to the left */
-		int left = x + 3 + CHAR_W * (double)strlen(m->label) > fr->x1;
-		text(f, left ? x - 3 : x + 3, fr->y0 + 12 + 12 * (double)((unsigned)m->colour % 6),
-		     left ? "end" : "start", " class=\"mark-label\"", m->label);
+		span[i][0] = left ? x - 3 - w : x + 1;
+		span[i][1] = left ? x - 1 : x + 3 + w;
+		row[i] = -1;
+		for (r = 0; r < MARK_ROWS; r++) {
+			size_t j;
+			for (j = 0; j < i; j++)
+				if (row[j] == r && span[j][0] < span[i][1] && span[i][0] < span[j][1])
+					break;
+			if (j == i)
+				break;
+		}
+		if (r == MARK_ROWS)
+			continue;
+		row[i] = r;
+		text(f, left ? x - 3 : x + 3, fr->y0 + 12 + 13 * (double)r, left ? "end" : "start",
+		     " class=\"mark-label\"", m->label);
 	}
+	free(span);
+	free(row);
 }
 
-static void legend(FILE *f, const struct bb_chart *c)
+static void legend(FILE *f, const struct frame *fr, const struct bb_chart *c)
 {
+	const double LEGEND_X = fr->legend_x;
+
 	fputs("<g class=\"legend\">\n", f);
 	for (size_t i = 0; i < c->ns; i++) {
 		const struct bb_chart_series *s = &c->s[i];
 		double y = PLOT_Y0 + 8 + LEGEND_ROW * (double)i;
+		char buf[256];
 		if (c->ncat)
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"10\" "
 				   "fill=\"%s\"%s/>\n", LEGEND_X, y - 9, bb_svg_colour(s->colour),
@@ -363,30 +435,55 @@ static void legend(FILE *f, const struct bb_chart *c)
 				   "stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n",
 				LEGEND_X, y - 4, LEGEND_X + 22, y - 4, bb_svg_colour(s->colour),
 				dash(s->dash));
-		text(f, LEGEND_X + 28, y, "start", "", s->name);
+		text(f, LEGEND_X + 28, y, "start", "", fit_text(buf, sizeof buf, s->name,
+								 fr->legend_chars));
 	}
 	fputs("</g>\n", f);
 }
 
 /* ---- the chart ---- */
 
+/* The medians span more than 10x: a linear axis would flatten the small. */
+static int spans_decade(const struct bb_chart *c)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < c->ns; i++)
+		for (size_t j = 0; j < c->s[i].n; j++) {
+			double v = c->s[i].y[j];
+			if (isnan(v))
+				continue;
+			if (!(v > 0) || !isfinite(v))
+				return 0;
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
+		}
+	return hi > 10 * lo;
+}
+
 static void layout(struct frame *fr, const struct bb_chart *c)
 {
 	double legend_h = PLOT_Y0 + LEGEND_ROW * (double)c->ns + 20;
 
 	memset(fr, 0, sizeof *fr);
-	fr->rotate = c->ncat &&
-		     (double)longest(c->categories, c->ncat) * CHAR_W > (PLOT_X1 - PLOT_X0) / (double)c->ncat;
+	fr->width = c->small ? SMALL_WIDTH : WIDTH;
 	fr->x0 = PLOT_X0;
-	fr->x1 = PLOT_X1;
+	fr->x1 = c->small ? SMALL_X1 : PLOT_X1;
+	fr->legend_x = fr->x1 + (c->small ? 12 : 25);
+	fr->legend_chars = (size_t)(((double)fr->width - fr->legend_x - 30) / CHAR_W);
 	fr->y0 = PLOT_Y0;
-	fr->y1 = PLOT_Y0 + PLOT_H;
-	fr->height = (int)(fr->y1 + (fr->rotate ? 110 : 50));
+	fr->y1 = PLOT_Y0 + (c->small ? PLOT_H * 0.6 : PLOT_H);
+	fr->ax.scale = c->ncat ? LINEAR : c->logx ? LOG2 : LINEAR;
+	fr->ay.scale = c->logy || spans_decade(c) ? LOG10 : LINEAR;
+	fit_y(c, &fr->ay);
+	/* room for the tick labels left of the plot, the axis label beyond */
+	fr->x0 = fmax(c->small ? 60 : PLOT_X0, 34 + CHAR_W * (double)ticks_y_chars(&fr->ay));
+	fr->rotate = c->ncat &&
+		     (double)longest(c->categories, c->ncat) * CHAR_W > (fr->x1 - fr->x0) / (double)c->ncat;
+	fr->height = (int)(fr->y1 + (fr->rotate ? 40 + CHAR_W * (double)fmin(CAT_CHARS,
+				longest(c->categories, c->ncat)) : 50));
 	if (legend_h > fr->height)
 		fr->height = (int)legend_h;
-	fr->ax.scale = c->ncat ? LINEAR : c->logx ? LOG2 : LINEAR;
-	fr->ay.scale = c->logy ? LOG10 : LINEAR;
-	fit_y(c, &fr->ay);
 	if (!c->ncat)
 		fit_x(c, &fr->ax);
 }
@@ -394,17 +491,22 @@ static void layout(struct frame *fr, const struct bb_chart *c)
 void bb_svg_chart(FILE *f, const struct bb_chart *c, int standalone)
 {
 	struct frame fr;
+	char title[512];
 
 	layout(&fr, c);
 	if (standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<svg%s width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		   "font-family=\"sans-serif\" font-size=\"12\">\n",
-		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", WIDTH, fr.height, WIDTH,
-		fr.height);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, fr.height);
-	text(f, PLOT_X0, 24, "start", " font-size=\"15\" font-weight=\"bold\" class=\"title\"",
-	     c->title);
+		standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", fr.width, fr.height,
+		fr.width, fr.height);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", fr.width, fr.height);
+	/* 15px bold is about 8.6px a character */
+	text(f, c->small ? 10 : PLOT_X0, 24, "start",
+	     c->small ? " font-size=\"13\" font-weight=\"bold\" class=\"title\""
+		      : " font-size=\"15\" font-weight=\"bold\" class=\"title\"",
+	     fit_text(title, sizeof title, c->title,
+		      (size_t)((fr.width - (c->small ? 20 : PLOT_X0 + 10)) / (c->small ? 7.6 : 8.6))));
 	axes(f, &fr, c);
 	for (size_t i = 0; i < c->ns; i++) {
 		if (c->ncat)
@@ -413,6 +515,6 @@ void bb_svg_chart(FILE *f, const struct bb_chart *c, int standalone)
 			line_series(f, &fr, &c->s[i]);
 	}
 	marks(f, &fr, c);
-	legend(f, c);
+	legend(f, &fr, c);
 	fputs("</svg>\n", f);
 }

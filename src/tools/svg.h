@@ -30,7 +30,9 @@ struct bb_chart {
 	const char *const *categories;   /* bar charts: the groups along x */
 	size_t ncat;                     /* 0 for a line chart */
 	int logx;                        /* line charts: log2 x axis */
-	int logy;                        /* log10 y axis */
+	int logy;                        /* log10 y axis (also chosen when the values
+					    span more than 10x) */
+	int small;                       /* a half-width panel */
 	const struct bb_chart_series *s;
 	size_t ns;
 	const struct bb_chart_mark *marks;

@@ -84,6 +84,11 @@ const char report_help[] =
 	"      --svg DIR        also write each chart alone as DIR/<chart>.svg\n"
 	"      --csv FILE       also write every metric of every run as CSV\n"
 	"      --title TEXT     the report's title (default: boardbench report)\n"
+	"      --by KEY         split the runs by the label KEY (run --label KEY=VALUE)\n"
+	"                       and open with B against A as compare --by decides it:\n"
+	"                       a verdict per applet and a forest plot of B/A\n"
+	"      --base VALUE     with --by: the runs with KEY=VALUE are A (default: the\n"
+	"                       first value in sort order)\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Exit status: 0 written, 1 an output file could not be written, 2 bad usage\n"
@@ -260,6 +265,8 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "by", required_argument, NULL, OPT_BY },
+		{ "base", required_argument, NULL, OPT_BASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -278,12 +285,20 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 			break;
 		case OPT_CSV: o->csv = output_file("--csv", optarg); break;
 		case OPT_TITLE: o->title = optarg; break;
+		case OPT_BY:
+			if (!optarg[0])
+				bb_die_value("--by", optarg, "expected a label key");
+			o->by = optarg;
+			break;
+		case OPT_BASE: o->base = optarg; break;
 		case 'h': fputs(report_help, stdout); exit(0);
 		default: bb_cli_bad(opt, argv);
 		}
 	}
 	if (!o->out)
 		bb_die_usage("missing -o FILE: where to write the HTML report (see --help)");
+	if (o->base && !o->by)
+		bb_die_usage("--base needs --by KEY (see --help)");
 	if (optind >= argc)
 		bb_die_usage("expected results files or directories to report on (see --help)");
 	o->in = argv + optind;

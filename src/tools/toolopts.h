@@ -26,6 +26,8 @@ struct report_opts {
 	const char *svg_dir;     /* each chart alone as SVG */
 	const char *csv;         /* every metric as CSV */
 	const char *title;
+	const char *by;          /* split the runs by this label: A/B first */
+	const char *base;        /* --by: the value that is A */
 	char **in;               /* files or directories */
 	int nin;
 };

@@ -56,14 +56,15 @@ grep -q '<tr><th>CPU speed (ns per dependent add)</th>.*<td>[0-9.]* ([0-9.]* to 
 tap $? "the runs table gives the CPU's speed of the fresh lat run (6 samples)"
 
 # ---- one chart per measurement ----
-for chart in stream lat csum csum.latency mem.sweep.memcpy mem.tot.memcpy mem.page.copy_page \
-	ttcp ttcp.intervals; do
-	grep -q "<figure id=\"chart-$chart\">" "$H"
+# csum: several runs of several variants, a small panel per variant
+for chart in stream lat csum.ref16 csum.generic32 csum.latency mem.sweep.memcpy mem.tot.memcpy \
+	mem.page.copy_page ttcp ttcp.intervals; do
+	grep -q "<figure[^>]* id=\"chart-$chart\">" "$H"
 	tap $? "chart $chart is in the report"
 	[ -s "$TMPD/svg/$chart.svg" ]
 	tap $? "--svg wrote $chart.svg"
 done
-figs=$(grep -c '<figure id="chart-' "$H")
+figs=$(grep -c '<figure[^>]* id="chart-' "$H")
 svgs=$(grep -c '^<svg ' "$H")
 [ "$figs" -eq "$svgs" ] && [ "$figs" -eq "$(ls "$TMPD/svg" | wc -l)" ]
 tap $? "every figure holds one inline SVG and has a file in --svg ($figs)"
@@ -81,22 +82,23 @@ svg_has stream ">STREAM kernel</text>" "x axis labelled STREAM kernel"
 for k in Copy Scale Add Triad; do
 	svg_has stream ">$k</text>" "has the $k bars"
 done
-svg_has stream "data-series=\"PMU=1 c\"" "has the PMU=1 series"
-svg_has stream "data-series=\"PMU=0 c\"" "has the PMU=0 series"
+svg_has stream "data-series=\"PMU=1\"" "has the PMU=1 series"
+svg_has stream "data-series=\"PMU=0\"" "has the PMU=0 series"
 svg_has stream "class=\"legend\"" "has a legend"
 svg_has lat ">latency (ns/load)</text>" "y axis labelled latency (ns/load)"
 svg_has lat ">working set (bytes)</text>" "x axis labelled working set (bytes)"
 svg_has lat ">1K</text>" "x axis ticks in binary sizes"
 svg_has lat "class=\"mark\"" "marks the cache levels found"
 svg_has lat ">L1" "labels the L1 level"
-svg_has csum ">time (ns/call)</text>" "y axis labelled time (ns/call)"
-svg_has csum ">bytes per call</text>" "x axis labelled bytes per call"
-svg_has csum "data-series=\"csum ref16\"" "has a series per variant (ref16)"
-svg_has csum "data-series=\"csum generic32\"" "has a series per variant (generic32)"
+svg_has csum.ref16 ">time (ns/call)</text>" "y axis labelled time (ns/call)"
+svg_has csum.ref16 ">bytes per call</text>" "x axis labelled bytes per call"
+svg_has csum.ref16 "data-series=\"csum\"" "the ref16 panel has the csum run's series"
+svg_has csum.generic32 "data-series=\"csum\"" "the generic32 panel has the csum run's series"
 svg_has mem.sweep.memcpy ">bandwidth (GB/s)</text>" "y axis labelled bandwidth (GB/s)"
 svg_has mem.sweep.memcpy ">size (bytes)</text>" "x axis labelled size (bytes)"
 svg_has mem.tot.memcpy ">counter (" "y axis labelled with the counter's unit"
-svg_has ttcp ">throughput (Mbit/s)</text>" "y axis labelled throughput (Mbit/s)"
+svg_has ttcp ">throughput (Mbit/s = 10^6 bit/s)</text>" \
+	"y axis labelled throughput (Mbit/s = 10^6 bit/s)"
 svg_has ttcp.intervals ">elapsed time (s)</text>" "x axis labelled elapsed time (s)"
 grep -q "<polyline class=\"series\"" "$TMPD/svg/lat.svg" && \
 	[ "$(grep -o 'points="[^"]*"' "$TMPD/svg/lat.svg" | head -1 | wc -w)" -ge 8 ]
