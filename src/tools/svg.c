@@ -271,7 +271,7 @@ static void tick_x(FILE *f, const struct frame *fr, double v, int label)
 		fmt_size(buf, sizeof buf, v);
 	else
 		fmt_tick(buf, sizeof buf, v);
-	text(f, x, fr->y1 + 16, "middle", "", buf);
+	text(f, x, fr->y1 + 19, "middle", "", buf);
 }
 
 static void ticks_x(FILE *f, const struct frame *fr)
@@ -302,7 +302,7 @@ static void categories_x(FILE *f, const struct frame *fr, const struct bb_chart 
 		double x = fr->x0 + gw * ((double)i + 0.5);
 		char rot[96], buf[64];
 		if (!fr->rotate) {
-			text(f, x, fr->y1 + 16, "middle", "", c->categories[i]);
+			text(f, x, fr->y1 + 19, "middle", "", c->categories[i]);
 			continue;
 		}
 		/* upright, so that neighbours never cross */
@@ -399,6 +399,12 @@ static void marks(FILE *f, const struct frame *fr, const struct bb_chart *c)
 		span[i][0] = left ? x - 3 - w : x + 1;
 		span[i][1] = left ? x - 1 : x + 3 + w;
 		row[i] = -1;
+		for (r = 0; r < (int)i; r++)
+			if (row[r] >= 0 && strcmp(c->marks[r].label, m->label) == 0 &&
+			    fabs(px(fr, c->marks[r].x) - x) < 40)
+				break;
+		if (r < (int)i)
+			continue;            /* the same level close by is labelled */
 		for (r = 0; r < MARK_ROWS; r++) {
 			size_t j;
 			for (j = 0; j < i; j++)
@@ -410,7 +416,7 @@ static void marks(FILE *f, const struct frame *fr, const struct bb_chart *c)
 		if (r == MARK_ROWS)
 			continue;
 		row[i] = r;
-		text(f, left ? x - 3 : x + 3, fr->y0 + 12 + 13 * (double)r, left ? "end" : "start",
+		text(f, left ? x - 3 : x + 3, fr->y0 + 13 + 15 * (double)r, left ? "end" : "start",
 		     " class=\"mark-label\"", m->label);
 	}
 	free(span);
