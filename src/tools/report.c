@@ -67,6 +67,7 @@ struct report {
 	const char **gnames;         /* a name per group */
 	struct compare_side *sides;  /* --by: the groups */
 	size_t base;                 /* --by: the group that is A */
+	size_t runs_a;               /* A... -- B...: the runs of A come first */
 	size_t charts;
 	int rc;
 };
@@ -852,9 +853,10 @@ static void html(FILE *f, struct report *r)
 		   "in the units on each axis; warm-up samples are left out.",
 		r->runs.n, r->runs.n == 1 ? "" : "s", BB_VERSION, BB_GIT_REV);
 	if (r->sides)
-		fprintf(f, " Split by the label <code>%s</code>: each chart has a series per value, "
-			   "its points the medians of the samples of every run with that value.",
-			r->o->by);
+		fprintf(f, " Split %s%s%s: each chart has a series per group, its points the "
+			   "medians of the samples of every run in it.", r->o->by ? "by the label <code>" :
+			"into A (the runs before --) and B (after)", r->o->by ? r->o->by : "",
+			r->o->by ? "</code>" : "");
 	fputs("</p>\n", f);
 	if (r->sides)
 		ab_sections(f, r);
@@ -926,6 +928,7 @@ static int prepare_svg_dir(const char *dir)
 }
 
 static void split_groups(struct report *r);
+static void two_sides(struct report *r);
 
 /* A short name per run, told apart by the file's name where labels
  * alone do not; a group per run, or per value of --by. */
@@ -950,6 +953,10 @@ static void name_runs(struct report *r)
 	}
 	r->group = bb_xcalloc(n ? n : 1, sizeof *r->group);
 	r->gnames = bb_xcalloc(n ? n : 1, sizeof *r->gnames);
+	if (r->o->nin_a >= 0) {
+		two_sides(r);
+		return;
+	}
 	if (!r->o->by) {
 		r->ngroups = n;
 		for (size_t i = 0; i < n; i++) {
@@ -1010,6 +1017,26 @@ static void split_groups(struct report *r)
 	}
 }
 
+/* A... -- B...: two groups, named A and B. */
+static void two_sides(struct report *r)
+{
+	static const char *const names[] = { "A", "B" };
+
+	r->ngroups = 2;
+	r->sides = bb_xcalloc(2, sizeof *r->sides);
+	for (size_t g = 0; g < 2; g++) {
+		struct bb_runs *s = &r->sides[g].runs;
+		size_t from = g ? r->runs_a : 0, to = g ? r->runs.n : r->runs_a;
+		r->sides[g].value = names[g];
+		r->gnames[g] = bb_xstrdup(names[g]);
+		s->r = bb_xcalloc(to - from + 1, sizeof *s->r);
+		for (size_t i = from; i < to; i++) {
+			s->r[s->n++] = r->runs.r[i];
+			r->group[i] = g;
+		}
+	}
+}
+
 int report_main(int argc, char **argv)
 {
 	struct report_opts o;
@@ -1017,7 +1044,14 @@ int report_main(int argc, char **argv)
 	int rc;
 
 	report_parse(argc, argv, &o);
-	bb_runs_load(&r.runs, o.in, o.nin);
+	if (o.nin_a >= 0) {
+		bb_runs_load(&r.runs, o.in, o.nin_a);
+		r.runs_a = r.runs.n;
+		bb_runs_load(&r.runs, o.in + o.nin_a + 1, o.nin - o.nin_a - 1);
+		if (!r.runs_a || r.runs.n == r.runs_a)
+			bb_die_usage("A... -- B...: a side holds no run (see --help)");
+	} else
+		bb_runs_load(&r.runs, o.in, o.nin);
 	name_runs(&r);
 	for (size_t i = 0; i < r.runs.n; i++)
 		if (!o.by || bb_rkv_str(&r.runs.r[i].labels, o.by))
@@ -1032,6 +1066,7 @@ int report_main(int argc, char **argv)
 	free(r.gnames);
 	free(r.group);
 	free(r.names);
+	free(o.args);
 	bb_runs_free(&r.runs);
 	return rc;
 }

@@ -373,9 +373,9 @@ void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 	compare_build(&cb, co, A, B);
 	fputs("<h2>", f);
 	bb_xml_text(f, nb);
-	fputs(" (B) against ", f);
+	fputs(strcmp(nb, "B") ? " (B) against " : " against ", f);
 	bb_xml_text(f, na);
-	fputs(" (A)</h2>\n", f);
+	fputs(strcmp(na, "A") ? " (A)</h2>\n" : "</h2>\n", f);
 	fprintf(f, "<p>%zu run%s against %zu, decided as <code>boardbench compare</code> decides: "
 		   "alpha %g over the whole suite, noise threshold %g%%.</p>\n", B->n,
 		B->n == 1 ? "" : "s", A->n, co->alpha, 100 * co->threshold);

@@ -71,6 +71,7 @@ const char compare_help[] =
 
 const char report_help[] =
 	"usage: boardbench report [options] RUN.json|DIR... -o report.html\n"
+	"       boardbench report [options] A... -- B... -o report.html\n"
 	"\n"
 	"Writes one self-contained HTML file (inline SVG, no scripts, nothing\n"
 	"fetched) with a chart per measurement and one series per run or label:\n"
@@ -89,6 +90,7 @@ const char report_help[] =
 	"                       a verdict per applet and a forest plot of B/A\n"
 	"      --base VALUE     with --by: the runs with KEY=VALUE are A (default: the\n"
 	"                       first value in sort order)\n"
+	"  A... -- B...         the same with the runs before -- as A, after it as B\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"Exit status: 0 written, 1 an output file could not be written, 2 bad usage\n"
@@ -270,12 +272,14 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	char **args = mark_sides(argc, argv);
+	int opt, mark;
 
 	memset(o, 0, sizeof *o);
+	o->args = args;
 	o->title = "boardbench report";
 	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, args, ":o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': o->out = output_file("--output", optarg); break;
 		case OPT_SVG:
@@ -292,7 +296,7 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 			break;
 		case OPT_BASE: o->base = optarg; break;
 		case 'h': fputs(report_help, stdout); exit(0);
-		default: bb_cli_bad(opt, argv);
+		default: bb_cli_bad(opt, args);
 		}
 	}
 	if (!o->out)
@@ -301,6 +305,11 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 		bb_die_usage("--base needs --by KEY (see --help)");
 	if (optind >= argc)
 		bb_die_usage("expected results files or directories to report on (see --help)");
-	o->in = argv + optind;
+	o->in = args + optind;
 	o->nin = argc - optind;
+	mark = find_mark(o->in, o->nin);
+	if (mark >= 0 && (o->by || mark == 0 || mark == o->nin - 1))
+		bb_die_usage(o->by ? "--by needs results files or directories, without -- (see --help)"
+				   : "'--' needs the runs of A before it and of B after it (see --help)");
+	o->nin_a = mark;
 }

@@ -30,6 +30,8 @@ struct report_opts {
 	const char *base;        /* --by: the value that is A */
 	char **in;               /* files or directories */
 	int nin;
+	int nin_a;               /* A... -- B...: in[0..nin_a) are A, -1 without */
+	char **args;             /* the argv copy in points into (free it) */
 };
 
 extern const char compare_help[];

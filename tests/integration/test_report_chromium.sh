@@ -116,6 +116,15 @@ grep -q 'more claimed metrics\? not drawn (at most 24 rows)' "$H"
 tap $? "--by: the forest plot says how many claimed rows it left out"
 grep -q 'data-series="side=A"' "$H" && grep -q 'data-series="side=B"' "$H"
 tap $? "--by: a series per group in the charts"
+A=$TMPD/ab
+expect_exit 0 "report A... -- B..." -- $BB report "$A/run-0.json" "$A/run-2.json" "$A/run-4.json" \
+	-- "$A/run-1.json" "$A/run-3.json" "$A/run-5.json" -o "$TMPD/sides.html"
+grep -q '<h2>B against A</h2>' "$TMPD/sides.html" && \
+	grep -q '<table class="verdicts">' "$TMPD/sides.html" && \
+	grep -q 'data-series="A"' "$TMPD/sides.html" && grep -q 'data-series="B"' "$TMPD/sides.html"
+tap $? "A... -- B...: the verdicts of B against A, a series per side"
+expect_exit 2 "A... -- with no B exits 2" -- $BB report "$A" -- -o "$TMPD/x.html"
+expect_exit 2 "--by with -- exits 2" -- $BB report --by side "$A" -- "$A" -o "$TMPD/x.html"
 expect_exit 2 "--base with a value no run has exits 2" -- \
 	$BB report --by side --base C "$TMPD/ab" -o "$TMPD/x.html"
 expect_exit 2 "--by a label of one value exits 2" -- \
