@@ -20,6 +20,8 @@
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/parse.h"
+#include "core/progress.h"
+#include "core/stop.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -335,6 +337,8 @@ int csum_main(int argc, char **argv)
 	}
 	csum_plan_make(&plan, &o);   /* a bad --variant or --baseline exits 2 here */
 	run = bb_run_new(argc, argv);
+	bb_stop_install();
+	bb_progress_enable(1);
 	bb_calib_sample(run);
 	if (o.data)
 		csum_data_execute(run, &o, &plan);

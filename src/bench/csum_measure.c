@@ -9,8 +9,10 @@
  * reference checksum.  Nothing is printed here. */
 #include "csum_applet.h"
 #include "core/error.h"
+#include "core/progress.h"
 #include "core/rounds.h"
 #include "core/stats.h"
+#include "core/stop.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -204,11 +206,19 @@ static void grid_turn(void *p, int round, int v)
 	bb_series_add(k->c, count);
 }
 
-/* Row by row, reps rounds of every variant; then each cell's figures. */
+/* Set when a SIGINT/SIGTERM cut a grid's rounds short (core/stop.h). */
+static int grid_cut;
+
+/* Row by row, reps rounds of every variant (a stop request ends them
+ * between two rounds); then each cell's figures. */
 static void grid_measure(struct grid *g, int reps)
 {
-	for (g->row = 0; g->row < g->nrow; g->row++)
-		bb_rounds_run(reps, g->nvar, grid_turn, g);
+	for (g->row = 0; g->row < g->nrow; g->row++) {
+		bb_progress("csum: row %d of %d", g->row + 1, g->nrow);
+		if (bb_rounds_run(reps, g->nvar, grid_turn, g) < reps)
+			grid_cut = 1;
+	}
+	bb_progress_clear();
 	for (int i = 0; i < g->nvar * g->nrow; i++)
 		derive(g->cell[i].t, g->cell[i].c, &g->cell[i].j);
 }
@@ -455,11 +465,22 @@ struct bb_result *csum_execute(struct bb_run *run, const struct csum_opts *o,
 	} else {
 		measure_sums(r, run, o, plan, &buf);
 		add_improvements(r, o, plan, "");
-		measure_ip(r, run, o, plan, &buf);
-		measure_copy(r, run, o, plan, &buf);
+		if (!bb_stopped())
+			measure_ip(r, run, o, plan, &buf);
+		else
+			grid_cut |= plan->nip > 0;
+		if (!bb_stopped())
+			measure_copy(r, run, o, plan, &buf);
+		else
+			grid_cut |= plan->ncopy > 0;
 	}
 	buffers_free(&buf);
-	if (r->ok)
+	if (grid_cut) {
+		char what[64];
+		snprintf(what, sizeof what, "the rows measured before it, up to %d samples each",
+			 o->reps - 1);
+		bb_result_set_interrupted(r, what);
+	} else if (r->ok)
 		bb_result_set_status(r, 1, "every measured variant agrees with the reference checksum");
 	return r;
 }

@@ -10,6 +10,8 @@
 #include "applets.h"
 #include "core/calib.h"
 #include "core/cli.h"
+#include "core/progress.h"
+#include "core/stop.h"
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/pages.h"
@@ -255,7 +257,7 @@ static void **prepare(const struct lat_plan *p, const struct lat_opts *o, struct
 static void measure_pass(const struct lat_plan *p, const struct lat_opts *o, struct bb_pages *buf,
 			 size_t *scratch, struct lat_point *pt, double target, struct bb_result *r)
 {
-	for (size_t i = 0; i < p->n; i++) {
+	for (size_t i = 0; i < p->n && !bb_stopped(); i++) {
 		void **q = prepare(p, o, buf, scratch, pt[i].size);
 		if (!pt[i].s) {
 			char name[32];
@@ -271,26 +273,51 @@ static void measure_pass(const struct lat_plan *p, const struct lat_opts *o, str
 	}
 }
 
-static void measure_all(const struct lat_plan *p, const struct lat_opts *o, struct bb_pages *buf,
-			double target, struct bb_result *r)
+/* Every pass, or those a SIGINT/SIGTERM (core/stop.h) left time for: it
+ * ends them between two samples.  Returns the passes that finished. */
+/* After the first pass (which also sized the samples): one line when all
+ * passes will take about BB_NOTE_SECONDS or more. */
+static void announce_time(double first, int passes)
+{
+	char each[32], all[32];
+
+	if (first * passes < BB_NOTE_SECONDS)
+		return;
+	bb_fmt_duration(each, sizeof each, first);
+	bb_fmt_duration(all, sizeof all, first * passes);
+	bb_note("%d passes over the sizes, %s each: %s in all", passes, each, all);
+}
+
+static int measure_all(const struct lat_plan *p, const struct lat_opts *o, struct bb_pages *buf,
+		       double target, struct bb_result *r)
 {
 	size_t max = p->sizes[p->n - 1];
 	struct lat_chain c = { buf->buf, max, p->stride, p->group, o->order, 0 };
 	size_t *scratch = bb_xmalloc((lat_chain_scratch_len(&c) + 1) * sizeof *scratch);
 	struct lat_point *pt = bb_xcalloc(p->n, sizeof *pt);
 	long retaken = 0;
+	int pass;
 
 	for (size_t i = 0; i < p->n; i++)
 		pt[i].size = p->sizes[i];
-	for (int pass = 0; pass < o->samples; pass++)
+	double t0 = bb_now();
+	for (pass = 0; pass < o->samples; pass++) {
+		bb_progress("lat: pass %d of %d over %zu sizes", pass + 1, o->samples, p->n);
 		measure_pass(p, o, buf, scratch, pt, target, r);
-	for (size_t i = 0; i < p->n; i++) {
+		if (bb_stopped())
+			break;
+		if (pass == 0)
+			announce_time(bb_now() - t0, o->samples);
+	}
+	bb_progress_clear();
+	for (size_t i = 0; i < p->n && pt[i].s; i++) {
 		bb_kv_int(&pt[i].s->values, "samples_retaken", pt[i].retaken);
 		retaken += pt[i].retaken;
 	}
 	bb_kv_int(&r->params, "samples_retaken", retaken);
 	free(pt);
 	free(scratch);
+	return pass;
 }
 
 /* Median and best ns per load of every size, into each series' values. */
@@ -567,29 +594,55 @@ static void record_params(struct bb_result *r, const struct lat_plan *p, const s
 	bb_kv_str(&r->params, "sysfs_caches", claims);
 }
 
+/* One line before a curve that maps more than BB_NOTE_BYTES (the time
+ * is not known before the first pass: roughly, each pass loads every size
+ * for at least a sample and warms it up first). */
+static void announce(const struct lat_plan *p, const struct lat_opts *o)
+{
+	char sz[32];
+
+	if (p->sizes[p->n - 1] <= BB_NOTE_BYTES)
+		return;
+	bb_fmt_bytes(sz, sizeof sz, (double)p->sizes[p->n - 1]);
+	bb_note("the largest working set maps %s; %d passes over %zu sizes", sz, o->samples,
+		p->n);
+}
+
 static struct bb_result *lat_execute(struct bb_run *run, const struct lat_opts *o)
 {
 	struct lat_plan p;
 	struct bb_pages buf;
 	struct bb_result *r;
 	double *median_ns;
-	size_t max;
+	size_t max, planned;
+	int passes;
 
 	plan_make(&p, o, &run->sys);
 	if (p.note[0])
 		bb_warn("%s", p.note);
 	max = p.sizes[p.n - 1];
+	announce(&p, o);
 	if (bb_pages_map(&buf, max, o->hugepages) != 0)
 		bb_die("cannot map %zu bytes: %s", max, strerror(errno));
 	r = bb_run_add_result(run, "lat");
 	r->render = lat_render;
 	r->summary = lat_summary;
-	measure_all(&p, o, &buf, bb_timer_min_sample(&run->timer) * LAT_SAMPLE_MARGIN, r);
-	median_ns = bb_xmalloc(p.n * sizeof *median_ns);
+	passes = measure_all(&p, o, &buf, bb_timer_min_sample(&run->timer) * LAT_SAMPLE_MARGIN, r);
+	planned = p.n;
+	if (r->n < p.n)
+		p.n = r->n;     /* the first pass was cut: the sizes it reached */
+	median_ns = bb_xmalloc((p.n ? p.n : 1) * sizeof *median_ns);
 	derive(r, median_ns);
 	record_params(r, &p, o, &buf, run);
-	find_levels(r, &p, o, median_ns, &run->sys);
+	if (p.n)
+		find_levels(r, &p, o, median_ns, &run->sys);
 	bb_result_set_status(r, 1, "");
+	if (passes < o->samples) {
+		char what[96];
+		snprintf(what, sizeof what, "%d of %d passes over %zu sizes%s", passes, o->samples,
+			 planned, r->n < planned ? " (the first pass cut short)" : "");
+		bb_result_set_interrupted(r, what);
+	}
 	free(median_ns);
 	free(p.sizes);
 	bb_pages_unmap(&buf);
@@ -723,6 +776,8 @@ int lat_main(int argc, char **argv)
 	lat_defaults(&o);
 	lat_parse(argc, argv, &o, &cli);
 	run = bb_run_new(argc, argv);
+	bb_stop_install();
+	bb_progress_enable(1);
 	bb_calib_sample(run);
 	lat_execute(run, &o);
 	bb_calib_finish(run);

@@ -14,6 +14,8 @@
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/parse.h"
+#include "core/progress.h"
+#include "core/stop.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -214,7 +216,9 @@ static struct bb_result *mem_execute(struct bb_run *run, const struct mem_opts *
 	} else {
 		mem_measure_sweep(run, r, o, &plan);
 	}
-	if (r->ok)
+	if (mem_measure_cut())
+		bb_result_set_interrupted(r, "the rows measured before it");
+	else if (r->ok)
 		bb_result_set_status(r, 1, "every result validated");
 	return r;
 }
@@ -414,6 +418,8 @@ int mem_main(int argc, char **argv)
 		return 0;
 	}
 	run = bb_run_new(argc, argv);
+	bb_stop_install();
+	bb_progress_enable(1);
 	bb_calib_sample(run);
 	mem_execute(run, &o);
 	bb_calib_finish(run);

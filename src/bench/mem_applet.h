@@ -47,6 +47,8 @@ struct mem_plan {
 
 /* Fill r with one series per (row, variant); exit 1 on a resource failure.
  * A copy that fails validation marks r failed with a message. */
+/* Whether a SIGINT/SIGTERM (core/stop.h) cut the measurement short. */
+int mem_measure_cut(void);
 void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
 		     const struct mem_plan *p);
 void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,

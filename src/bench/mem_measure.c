@@ -27,8 +27,10 @@
  */
 #include "mem_applet.h"
 #include "core/error.h"
+#include "core/progress.h"
 #include "core/rounds.h"
 #include "core/stats.h"
+#include "core/stop.h"
 #include "core/timer.h"
 
 #include <errno.h>
@@ -61,6 +63,19 @@ static unsigned char *map_buffer(size_t bytes, const char *what)
 	if (p == MAP_FAILED)
 		bb_die("cannot map %zu bytes for %s: %s", bytes, what, strerror(errno));
 	return p;
+}
+
+/* One line before two buffers of each bytes that need more than
+ * BB_NOTE_BYTES in all. */
+static void announce_buffers(const char *what, size_t each)
+{
+	char sz[32], all[32];
+
+	if (2.0 * (double)each <= (double)BB_NOTE_BYTES)
+		return;
+	bb_fmt_bytes(sz, sizeof sz, (double)each);
+	bb_fmt_bytes(all, sizeof all, 2.0 * (double)each);
+	bb_note("%s of %s each (%s in all)", what, sz, all);
 }
 
 static void fill_pattern(unsigned char *p, size_t n)
@@ -151,13 +166,31 @@ static void row_turn(void *p, int round, int i)
 
 /* One warm-up round (kept, but left out of the statistics), then repeat
  * rounds, the variants alternating; then each series is summarised. */
-static void row_measure(struct row *w, int repeat)
+static int rows_cut;   /* a SIGINT/SIGTERM cut a row short or left rows out */
+
+int mem_measure_cut(void)
 {
-	bb_rounds_run(repeat + 1, w->n, row_turn, w);
+	return rows_cut;
+}
+
+/* Before a row: 0, or 1 when a stop request (core/stop.h) leaves it out. */
+static int row_skipped(void)
+{
+	rows_cut |= bb_stopped() != 0;
+	return bb_stopped() != 0;
+}
+
+/* Returns 1 when every round ran (a stop request ends them between two). */
+static int row_measure(struct row *w, int repeat)
+{
+	int done = bb_rounds_run(repeat + 1, w->n, row_turn, w);
+
+	rows_cut |= done < repeat + 1;
 	for (int i = 0; i < w->n; i++) {
 		w->cell[i].s->discard = 1;
 		summarise(w->cell[i].s);
 	}
+	return done == repeat + 1;
 }
 
 static struct bb_series *add_series(struct bb_result *r, const struct bb_run *run,
@@ -396,7 +429,8 @@ static void tot_page_row(struct bb_run *run, struct bb_result *r, const struct m
 		w.cell[w.n] = hot_cell(run, r, name, &c[w.n]);
 		w.n++;
 	}
-	row_measure(&w, o->repeat);
+	if (!row_measure(&w, o->repeat))
+		return;
 	for (int i = 0; i < w.n; i++)
 		page_check(r, &c[i], MEM_PAGE);
 }
@@ -423,7 +457,8 @@ static void tot_row(struct bb_run *run, struct bb_result *r, const struct mem_op
 		bb_kv_int(&w.cell[w.n].s->values, "sweeps_per_sample", (long long)c->sweeps);
 		w.n++;
 	}
-	row_measure(&w, o->repeat);
+	if (!row_measure(&w, o->repeat))
+		return;
 	for (int i = 0; i < w.n; i++)
 		call_check(r, t[i].v, op, dst, src, MEM_TOT_MAX_LEN);
 }
@@ -434,13 +469,15 @@ void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_o
 	unsigned char *src = map_buffer(2 * MEM_PAGE, "tot"), *dst = src + MEM_PAGE;
 
 	fill_pattern(src, MEM_PAGE);
-	for (int k = 0; k < p->nops; k++) {
+	for (int k = 0; k < p->nops && !row_skipped(); k++) {
 		enum mem_op op = p->ops[k];
+		bb_progress("mem: %s", mem_op_name(op));
 		if (op == MEM_COPY_PAGE || op == MEM_CLEAR_PAGE)
 			tot_page_row(run, r, o, p, op, dst, src);
 		else
 			tot_row(run, r, o, p, op, dst, src);
 	}
+	bb_progress_clear();
 	munmap(src, 2 * MEM_PAGE);
 }
 
@@ -529,9 +566,10 @@ static void page_op(struct bb_run *run, struct bb_result *r, const struct mem_op
 	for (int k = 0; k < PAGE_CASES; k++) {
 		w[k].run = run;
 		w[k].n = n;
-		row_measure(&w[k], o->repeat);
+		if (!row_skipped())
+			row_measure(&w[k], o->repeat);
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && !rows_cut; i++) {
 		page_check(r, &c[0][i], MEM_PAGE);
 		page_check(r, &c[1][i], a->bytes);
 		page_check(r, &c[2][i], a->bytes);
@@ -546,14 +584,18 @@ void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_
 
 	a.bytes = (size_t)fit_memory(run, want, 2, o->arena != 0, "--arena");
 	a.npages = a.bytes / MEM_PAGE;
+	announce_buffers("source and destination arenas", a.bytes);
 	a.src = map_buffer(a.bytes, "the source arena");
 	a.dst = map_buffer(a.bytes, "the destination arena");
 	a.order = page_order(a.npages);
 	fill_pattern(a.src, a.bytes);
 	bb_kv_int(&r->params, "arena_bytes", (long long)a.bytes);
 	bb_kv_int(&r->params, "llc_bytes_sysfs", (long long)bb_sysinfo_largest_cache(&run->sys));
-	for (int k = 0; k < p->nops; k++)
+	for (int k = 0; k < p->nops && !row_skipped(); k++) {
+		bb_progress("mem: %s, arena of %zu MiB", mem_op_name(p->ops[k]), a.bytes >> 20);
 		page_op(run, r, o, p, &a, p->ops[k]);
+	}
+	bb_progress_clear();
 	free(a.order);
 	munmap(a.src, a.bytes);
 	munmap(a.dst, a.bytes);
@@ -585,14 +627,16 @@ static struct cell sweep_cell(const struct bb_run *run, struct bb_result *r,
 }
 
 /* After the rounds: the rates, then the check. */
-static void sweep_finish(struct bb_result *r, struct bb_series *s, const struct sweep_ctx *c)
+static void sweep_finish(struct bb_result *r, struct bb_series *s, const struct sweep_ctx *c,
+			 int checked)
 {
 	bb_kv_int(&s->values, "size_bytes", (long long)c->n);
 	bb_kv_int(&s->values, "calls_per_sample", (long long)c->iters);
 	bb_kv_num(&s->values, "best_GBps", s->work / bb_kv_getnum(&s->values, "best", 1) / 1e9);
 	bb_kv_num(&s->values, "median_GBps",
 		  s->work / bb_kv_getnum(&s->values, "median", 1) / 1e9);
-	call_check(r, c->v, c->op, c->dst, c->src, c->n);
+	if (checked)
+		call_check(r, c->v, c->op, c->dst, c->src, c->n);
 }
 
 /* One size and operation: the variants that have code for it alternate. */
@@ -610,9 +654,10 @@ static void sweep_row(struct bb_run *run, struct bb_result *r, const struct mem_
 		w.cell[w.n] = sweep_cell(run, r, &c[w.n]);
 		w.n++;
 	}
-	row_measure(&w, o->repeat);
+	int full = row_measure(&w, o->repeat);
+
 	for (int i = 0; i < w.n; i++)
-		sweep_finish(r, w.cell[i].s, &c[i]);
+		sweep_finish(r, w.cell[i].s, &c[i], full);
 }
 
 /* The k-th size: min * 2^(k/4), in multiples of 16 bytes from 64 up. */
@@ -663,6 +708,7 @@ void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem
 	else
 		max = fit_memory(run, max, 2, o->max_size != 0, "--max-size");
 	bytes = ((size_t)max + MEM_PAGE - 1) / MEM_PAGE * MEM_PAGE;
+	announce_buffers("source and destination buffers", bytes);
 	src = map_buffer(bytes, "the source");
 	dst = map_buffer(bytes, "the destination");
 	fill_pattern(src, bytes);
@@ -679,12 +725,16 @@ void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem
 			break;
 		if (n == prev)
 			continue;
+		if (row_skipped())
+			break;
 		prev = n;
+		bb_progress("mem: sweep at %zu bytes", n);
 		for (int j = 0; j < p->nops; j++) {
 			struct sweep_ctx c = { NULL, p->ops[j], dst, src, n, 0, 0 };
 			sweep_row(run, r, o, p, &c);
 		}
 	}
+	bb_progress_clear();
 	munmap(src, bytes);
 	munmap(dst, bytes);
 }

@@ -12,6 +12,8 @@
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/parse.h"
+#include "core/progress.h"
+#include "core/stop.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -235,6 +237,41 @@ static int all_ok(const struct bb_run *run, size_t first)
 	return 1;
 }
 
+/* Whether a result the applet added from index first on was cut short. */
+static int any_interrupted(const struct bb_run *run, size_t first)
+{
+	for (size_t k = first; k < run->n; k++)
+		if (run->results[k]->interrupted)
+			return 1;
+	return 0;
+}
+
+/* The applets a SIGINT/SIGTERM left out, in the "run" result's params
+ * (not_run: "mem,ttcp"), so that a reader sees the suite was cut. */
+static void note_skipped(struct bb_run *run, const char *name)
+{
+	struct bb_result *r = NULL;
+	const struct bb_kv *kv;
+	char list[256];
+
+	for (size_t i = 0; i < run->n && !r; i++)
+		if (strcmp(run->results[i]->applet, "run") == 0)
+			r = run->results[i];
+	if (!r) {
+		r = bb_run_add_result(run, "run");
+		bb_result_set_status(r, 1, "");
+	}
+	kv = bb_kv_get(&r->params, "not_run");
+	snprintf(list, sizeof list, "%s%s%s", kv ? kv->s : "", kv ? "," : "", name);
+	bb_kv_str(&r->params, "not_run", list);
+	r->interrupted = 1;
+	r->ok = 0;
+	snprintf(list, sizeof list, "interrupted by %s: the suite stopped before %s",
+		 bb_stop_name(), bb_kv_get(&r->params, "not_run")->s);
+	free(r->message);
+	r->message = bb_xstrdup(list);
+}
+
 /* "run 2 of 5: " before progress and warnings of a --repeat series. */
 static const char *rep_prefix(char *buf, size_t len, int k, int repeat)
 {
@@ -242,6 +279,16 @@ static const char *rep_prefix(char *buf, size_t len, int k, int repeat)
 		return "";
 	snprintf(buf, len, "run %d of %d: ", k, repeat);
 	return buf;
+}
+
+/* The summary lines of results [from, to), on stdout as each applet ends
+ * (a reader of a pipe sees stream's line while lat runs). */
+static void print_summaries(const struct bb_run *run, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (run->results[i]->summary)
+			run->results[i]->summary(stdout, run->results[i]);
+	fflush(stdout);
 }
 
 static int run_suite(struct bb_run *run, const struct run_opts *o, int k)
@@ -253,9 +300,15 @@ static int run_suite(struct bb_run *run, const struct run_opts *o, int k)
 	for (const struct bb_applet *a = bb_applets; a->name; a++) {
 		if (!a->quick || !in_list(o->only, a->name))
 			continue;
+		if (bb_stopped()) {
+			note_skipped(run, a->name);
+			continue;
+		}
+		bb_stop_install();   /* again: an applet may have caught the signals itself */
 		double t0 = bb_now();
 		if (tty)
 			fprintf(stderr, "%s[%d/%d] %s ...", pre, ++i, total, a->name);
+		bb_progress_line_open(tty);
 		char prog[64];
 		snprintf(prog, sizeof prog, "boardbench run: %s", a->name);
 		bb_set_prog(prog);
@@ -263,27 +316,37 @@ static int run_suite(struct bb_run *run, const struct run_opts *o, int k)
 		size_t first = run->n;
 		a->quick(run);
 		bb_set_prog("boardbench run");
+		if (tty && bb_progress_line_was_broken())
+			fprintf(stderr, "%s[%d/%d] %s", pre, i, total, a->name);
+		bb_progress_line_open(0);
 		if (tty)
-			fprintf(stderr, " %s in %.1f s\n", all_ok(run, first) ? "done" : "FAILED",
-				bb_now() - t0);
-		failed += !all_ok(run, first);
+			fprintf(stderr, " %s in %.1f s\n", all_ok(run, first) ? "done" :
+				any_interrupted(run, first) ? "interrupted" : "FAILED", bb_now() - t0);
+		failed += !all_ok(run, first) && !any_interrupted(run, first);
 		for (size_t j = first; o->verbose && j < run->n; j++)
 			if (run->results[j]->render)
 				run->results[j]->render(stdout, run->results[j]);
+		print_summaries(run, first, run->n);
 	}
 	bb_calib_finish(run);
 	return failed;
 }
 
-static void print_summary(const struct bb_run *run, double seconds)
+/* The summary's first lines, printed before the suite starts. */
+static void print_head(const struct bb_run *run)
 {
 	printf("boardbench quick suite on %s (%s, %d CPUs, %s)\n", run->sys.hostname,
 	       run->sys.cpu_model, run->sys.cpus_online, run->sys.arch);
 	for (size_t i = 0; i < run->labels.n; i++)
 		printf("  label %s=%s\n", run->labels.v[i].key, run->labels.v[i].s);
-	for (size_t i = 0; i < run->n; i++)
-		if (run->results[i]->summary)
-			run->results[i]->summary(stdout, run->results[i]);
+	fflush(stdout);
+}
+
+/* The rest: the clock-speed line (calib, last in the run) and the time. */
+static void print_tail(const struct bb_run *run, double seconds)
+{
+	if (run->n && strcmp(run->results[run->n - 1]->applet, "calib") == 0)
+		print_summaries(run, run->n - 1, run->n);
 	printf("suite took %.1f s\n", seconds);
 }
 
@@ -446,6 +509,21 @@ static void note_repetition(struct bb_run *run, int k, int repeat)
 	bb_result_set_status(r, 1, msg);
 }
 
+/* The one line after a SIGINT/SIGTERM: what was kept, and in which file. */
+static void warn_stopped(const struct bb_run *run, const char *path, const char *pre)
+{
+	char where[RUN_PATH_MAX + 64];
+	const char *not_run = NULL;
+
+	for (size_t i = 0; i < run->n; i++)
+		if (strcmp(run->results[i]->applet, "run") == 0 &&
+		    bb_kv_get(&run->results[i]->params, "not_run"))
+			not_run = bb_kv_get(&run->results[i]->params, "not_run")->s;
+	snprintf(where, sizeof where, "%sin %s%s%s", pre, path ? path : "no file (see above)",
+		 not_run ? "; not run: " : "", not_run ? not_run : "");
+	bb_run_warn_stopped(run, where);
+}
+
 /* Run k of o->repeat: the suite, its summary and its files.  Returns 0, or
  * 1 when an applet failed or a file could not be written. */
 static int run_once(int argc, char **argv, const struct run_opts *o, const struct bb_cli *cli,
@@ -454,6 +532,7 @@ static int run_once(int argc, char **argv, const struct run_opts *o, const struc
 	char rep[32];
 	const char *pre = rep_prefix(rep, sizeof rep, k, o->repeat);
 	struct bb_run *run;
+	size_t first;
 	int failed, rc;
 
 	if (o->repeat > 1) {
@@ -465,11 +544,15 @@ static int run_once(int argc, char **argv, const struct run_opts *o, const struc
 	if (o->repeat > 1)
 		note_repetition(run, k, o->repeat);
 	double t0 = bb_now();
+	print_head(run);
 	failed = run_suite(run, o, k);
-	print_summary(run, bb_now() - t0);
+	print_tail(run, bb_now() - t0);
 	fflush(stdout);
+	first = w->n;
 	rc = write_run(run, cli, o, k, w);
-	if (failed)
+	if (bb_stopped())
+		warn_stopped(run, w->n > first ? w->path[first] : NULL, pre);
+	else if (failed)
 		bb_warn("%s%d applet(s) failed; see the JSON file", pre, failed);
 	bb_run_free(run);
 	return rc || failed;
@@ -493,12 +576,15 @@ int run_main(int argc, char **argv)
 	if (!cli.json && ensure_dir(o.outdir) != 0)
 		return 1;
 	double t0 = bb_now();
-	for (k = 1; k <= o.repeat && rc == 0; k++)
+	bb_stop_install();
+	for (k = 1; k <= o.repeat && rc == 0 && !bb_stopped(); k++)
 		rc = run_once(argc, argv, &o, &cli, k, &w);
 	k--;
 	if (o.repeat > 1)
 		list_written(&w, k, o.repeat, bb_now() - t0);
-	if (rc && k < o.repeat)
+	if (bb_stopped())
+		rc = 1;
+	else if (rc && k < o.repeat)
 		bb_warn("stopped after run %d of %d failed; the files already written are kept",
 			k, o.repeat);
 	written_free(&w);

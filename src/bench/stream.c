@@ -14,7 +14,9 @@
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/parse.h"
+#include "core/progress.h"
 #include "core/stats.h"
+#include "core/stop.h"
 #include "core/team.h"
 #include "kernels/stream.h"
 
@@ -56,6 +58,10 @@ struct stream_arrays {
 	size_t map_bytes;
 	const struct stream_variant *v;
 };
+
+/* The header printed before the rounds by `stream` itself (the quick
+ * suite prints its summary afterwards), so the render skips it. */
+static FILE *early_header;
 
 /* ---- the measured work, run by every thread on its slice ---- */
 
@@ -197,26 +203,28 @@ static void derive_values(struct bb_series *ser, int tuned)
 /* Every variant runs its four kernels once per round, variants alternating
  * (ABAB...), so frequency drift and neighbours' load hit all of them
  * alike.  All variants compute the same values, so the arrays are
- * validated once, after ntimes rounds of every variant. */
-static void run_rounds(struct bb_team *team, struct stream_arrays *s,
-		       const struct stream_variant *const *vs, int nv,
-		       const struct stream_opts *o, struct bb_result *r, double *test_time)
+ * validated once, after the rounds of every variant.  A SIGINT/SIGTERM
+ * ends the rounds between two rounds (core/stop.h); returns those run. */
+static int run_rounds(struct bb_team *team, struct stream_arrays *s,
+		      const struct stream_variant *const *vs, int nv,
+		      const struct stream_opts *o, struct bb_result *r)
 {
 	struct bb_series *ser[16][STREAM_NKERNELS];
 	char msg[512], key[96];
+	int rep;
 
 	for (int i = 0; i < nv; i++)
 		add_series(r, s, vs[i], ser[i]);
-	s->v = vs[0];
-	bb_team_run(team, CMD_INIT);
-	*test_time = time_cmd(team, CMD_DOUBLE_A);
-	for (int rep = 0; rep < o->ntimes; rep++)
+	for (rep = 0; rep < o->ntimes && !bb_stopped(); rep++) {
+		bb_progress("stream: round %d of %d", rep + 1, o->ntimes);
 		for (int i = 0; i < nv; i++) {
 			s->v = vs[i];
 			for (int k = 0; k < STREAM_NKERNELS; k++)
 				bb_series_add(ser[i][k], time_cmd(team, CMD_COPY + k));
 		}
-	if (!stream_validate(s, o->ntimes * nv, msg, sizeof msg))
+	}
+	bb_progress_clear();
+	if (!stream_validate(s, rep * nv, msg, sizeof msg))
 		bb_result_set_status(r, 0, msg);
 	for (int i = 0; i < nv; i++) {
 		snprintf(key, sizeof key, "validation.%s", vs[i]->name);
@@ -224,6 +232,7 @@ static void run_rounds(struct bb_team *team, struct stream_arrays *s,
 		for (int k = 0; k < STREAM_NKERNELS; k++)
 			derive_values(ser[i][k], vs[i]->tuned);
 	}
+	return rep;
 }
 
 /* ---- variant selection and sizing ---- */
@@ -386,7 +395,8 @@ static void stream_render(FILE *f, const struct bb_result *r)
 	const char *unsup = param_str(r, "unsupported");
 	char key[96];
 
-	render_header(f, r);
+	if (!early_header)
+		render_header(f, r);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct bb_series *s = r->series[i];
 		const struct stream_variant *v = stream_variant_find(s->variant);
@@ -442,6 +452,23 @@ static void record_params(struct bb_result *r, const struct stream_opts *o, size
 	bb_kv_str(&r->params, "unsupported", p->unsupported);
 }
 
+/* One line before rounds that map more than BB_NOTE_BYTES or take about
+ * BB_NOTE_SECONDS: how much memory, and about how long from the time of
+ * one pass over an array (2 words per element; a round moves 10 per
+ * element and variant). */
+static void announce(size_t n, double pass_s, int rounds)
+{
+	double bytes = 3.0 * sizeof(double) * (double)n, est = pass_s * 5.0 * rounds;
+	char sz[32], total[32], dur[32];
+
+	if (bytes <= (double)BB_NOTE_BYTES && est < BB_NOTE_SECONDS)
+		return;
+	bb_fmt_bytes(sz, sizeof sz, bytes / 3.0);
+	bb_fmt_bytes(total, sizeof total, bytes);
+	bb_fmt_duration(dur, sizeof dur, est);
+	bb_note("3 arrays of %s (%s in all), %d rounds: %s", sz, total, rounds, dur);
+}
+
 /* Runs STREAM into a new result of run; returns 0, or exits 1 on a
  * resource failure. */
 static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *o)
@@ -452,6 +479,7 @@ static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *
 	struct bb_result *r;
 	double test_time = 0;
 	size_t n;
+	int done;
 
 	plan_variants(o, &plan);
 	if (plan.nrun == 0)
@@ -476,14 +504,27 @@ static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *
 	r->render = stream_render;
 	r->summary = stream_summary;
 	bb_result_set_status(r, 1, "");
-	run_rounds(&team, &arr, plan.run, plan.nrun, o, r, &test_time);
+	arr.v = plan.run[0];
+	bb_team_run(&team, CMD_INIT);
+	test_time = time_cmd(&team, CMD_DOUBLE_A);
+	record_params(r, o, n, run, &plan, team.pin_failed);
 	bb_kv_int(&r->params, "variants", plan.nrun);
+	bb_kv_num(&r->params, "test_time_us", test_time * 1e6);
+	if (early_header) {
+		render_header(early_header, r);
+		fflush(early_header);
+	}
+	announce(n, test_time, o->ntimes * plan.nrun);
+	done = run_rounds(&team, &arr, plan.run, plan.nrun, o, r);
 	bb_team_stop(&team);
 	arrays_free(&arr);
-	record_params(r, o, n, run, &plan, team.pin_failed);
-	bb_kv_num(&r->params, "test_time_us", test_time * 1e6);
-	if (r->ok)
+	if (done < o->ntimes) {
+		char what[64];
+		snprintf(what, sizeof what, "%d of %d rounds", done, o->ntimes);
+		bb_result_set_interrupted(r, what);
+	} else if (r->ok) {
 		bb_result_set_status(r, 1, "Solution Validates");
+	}
 	return r;
 }
 
@@ -590,6 +631,9 @@ int stream_main(int argc, char **argv)
 		return 0;
 	}
 	run = bb_run_new(argc, argv);
+	bb_stop_install();
+	bb_progress_enable(1);
+	early_header = stdout;
 	bb_calib_sample(run);
 	stream_execute(run, &o);
 	bb_calib_finish(run);

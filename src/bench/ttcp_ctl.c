@@ -4,6 +4,7 @@
  * SIGTERM), periodic reports, and stream buffers placed as -A/-O ask. */
 #include "ttcp_applet.h"
 #include "core/error.h"
+#include "core/stop.h"
 #include "core/timer.h"
 
 #include <errno.h>
@@ -33,6 +34,7 @@ static void on_signal(int sig)
 	int none = 0;
 
 	signalled = sig;
+	bb_stop_note(sig);   /* the quick suite stops after this applet too */
 	if (stop)
 		atomic_compare_exchange_strong(stop, &none, (int)BB_END_INTERRUPTED);
 }

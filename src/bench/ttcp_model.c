@@ -441,6 +441,7 @@ void ttcp_model_finish(struct ttcp_session *s)
 	bb_kv_bool(&s->r->params, "complete", why[0] == '\0');
 	snprintf(msg, sizeof msg, "%s%s", why[0] ? "incomplete: " : "complete", why);
 	bb_result_set_status(s->r, why[0] == '\0', msg);
+	s->r->interrupted = why[0] && ttcp_interrupted();   /* status "interrupted" */
 }
 
 int ttcp_model_complete(const struct bb_result *r)

@@ -3,6 +3,7 @@
 #include "emit.h"
 #include "error.h"
 #include "parse.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -129,6 +130,20 @@ int bb_cli_finish(struct bb_run *run, struct bb_cli *cli)
 	return rc;
 }
 
+/* After a SIGINT/SIGTERM: one line saying what was kept and where. */
+static void bb_stop_warn(const struct bb_run *run, const struct bb_cli *cli, int failed)
+{
+	char where[512];
+
+	if (!cli->json && !cli->csv)
+		snprintf(where, sizeof where, "on stdout only (no --json or --csv given)");
+	else
+		snprintf(where, sizeof where, "in %s%s%s%s", failed ? "(not all written: see above) " : "",
+			 cli->json ? cli->json : cli->csv, cli->json && cli->csv ? " and " : "",
+			 cli->json && cli->csv ? cli->csv : "");
+	bb_run_warn_stopped(run, where);
+}
+
 int bb_cli_report(struct bb_run *run, struct bb_cli *cli)
 {
 	int rc;
@@ -136,9 +151,13 @@ int bb_cli_report(struct bb_run *run, struct bb_cli *cli)
 	bb_emit_text(stdout, run);
 	fflush(stdout);
 	rc = bb_cli_finish(run, cli);
+	if (bb_stopped())
+		bb_stop_warn(run, cli, rc);
+	rc |= bb_stopped() != 0;
 	for (size_t i = 0; i < run->n; i++)
 		if (!run->results[i]->ok) {
-			bb_warn("%s", run->results[i]->message ? run->results[i]->message : "failed");
+			if (!run->results[i]->interrupted)
+				bb_warn("%s", run->results[i]->message ? run->results[i]->message : "failed");
 			rc = 1;
 		}
 	bb_run_free(run);

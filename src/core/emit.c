@@ -153,7 +153,7 @@ static void json_result(struct bb_json *j, const struct bb_result *r)
 {
 	bb_json_obj_begin(j);
 	bb_json_kstr(j, "applet", r->applet);
-	bb_json_kstr(j, "status", r->ok ? "ok" : "failed");
+	bb_json_kstr(j, "status", bb_result_status(r));
 	bb_json_kstr(j, "message", r->message ? r->message : "");
 	json_kvlist(j, "params", &r->params);
 	bb_json_key(j, "series");

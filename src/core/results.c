@@ -1,7 +1,9 @@
 /* results.c - construction and ownership of the results model. */
 #include "results.h"
 #include "error.h"
+#include "stop.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +175,53 @@ void bb_result_set_status(struct bb_result *r, int ok, const char *msg)
 	r->ok = ok;
 	free(r->message);
 	r->message = bb_xstrdup(msg ? msg : "");
+}
+
+void bb_result_set_interrupted(struct bb_result *r, const char *what)
+{
+	char msg[320];
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		size_t n;
+		bb_series_kept(r->series[i], &n);
+		if (n)
+			r->series[kept++] = r->series[i];
+		else
+			series_free(r->series[i]);
+	}
+	r->n = kept;
+	snprintf(msg, sizeof msg, "interrupted by %s%s%s", bb_stopped() ? bb_stop_name() : "a signal",
+		 what && what[0] ? ": kept " : "", what ? what : "");
+	bb_result_set_status(r, 0, msg);
+	r->interrupted = 1;
+}
+
+void bb_run_warn_stopped(const struct bb_run *run, const char *where)
+{
+	char kept[1024];
+	size_t used = 0;
+
+	kept[0] = '\0';
+	for (size_t i = 0; i < run->n && used < sizeof kept; i++) {
+		const struct bb_result *r = run->results[i];
+		const char *k = r->interrupted && r->message ? strstr(r->message, ": kept ") : NULL;
+		if (strcmp(r->applet, "run") == 0 || strcmp(r->applet, "calib") == 0)
+			continue;
+		used += (size_t)snprintf(kept + used, sizeof kept - used, "%s%s%s%s%s",
+					 used ? ", " : "", r->applet,
+					 r->interrupted ? " (interrupted" : "",
+					 k ? ": " : "", k ? k + 7 : "");
+		if (r->interrupted && used < sizeof kept)
+			used += (size_t)snprintf(kept + used, sizeof kept - used, ")");
+	}
+	bb_warn("interrupted by %s: kept %s %s", bb_stopped() ? bb_stop_name() : "a signal",
+		kept[0] ? kept : "nothing (no result had finished)", where);
+}
+
+const char *bb_result_status(const struct bb_result *r)
+{
+	return r->interrupted ? "interrupted" : r->ok ? "ok" : "failed";
 }
 
 void bb_series_add(struct bb_series *s, double sample)

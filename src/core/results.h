@@ -53,6 +53,7 @@ struct bb_result {
 	struct bb_series **series;
 	size_t n, cap;
 	int ok;              /* 1 when validated / completed */
+	int interrupted;     /* cut short by SIGINT/SIGTERM: holds what finished */
 	char *message;       /* validation outcome or error */
 	bb_render_fn render;   /* classic text layout */
 	bb_render_fn summary;  /* one or two lines for the quick suite */
@@ -90,6 +91,18 @@ struct bb_series *bb_result_add_series(struct bb_result *r, const char *name,
 const struct bb_series *bb_result_find(const struct bb_result *r, const char *name,
 				       const char *variant);
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg);
+
+/* Marks r cut short by a signal (status "interrupted", never "ok"): the
+ * message says which signal and what was kept (what, e.g. "3 of 10
+ * rounds"), and series without a kept sample are dropped. */
+void bb_result_set_interrupted(struct bb_result *r, const char *what);
+
+/* The one stderr line after a SIGINT/SIGTERM: which results were kept
+ * (those marked interrupted say how much) and where, e.g. "in s.json". */
+void bb_run_warn_stopped(const struct bb_run *run, const char *where);
+
+/* "ok", "failed" or "interrupted", as results files say. */
+const char *bb_result_status(const struct bb_result *r);
 void bb_series_add(struct bb_series *s, double sample);
 
 /* Samples after the discarded warm-up: pointer and count. */

@@ -2,6 +2,7 @@
  * comparison take their samples in turn, one each per round, the first
  * rotating from round to round. */
 #include "rounds.h"
+#include "stop.h"
 
 int bb_round_turn(int round, int k, int n)
 {
@@ -10,9 +11,13 @@ int bb_round_turn(int round, int k, int n)
 	return (int)(((long long)round + k) % n);
 }
 
-void bb_rounds_run(int rounds, int n, bb_turn_fn fn, void *ctx)
+int bb_rounds_run(int rounds, int n, bb_turn_fn fn, void *ctx)
 {
-	for (int round = 0; round < rounds; round++)
+	for (int round = 0; round < rounds; round++) {
+		if (bb_stopped())
+			return round;
 		for (int k = 0; k < n; k++)
 			fn(ctx, round, bb_round_turn(round, k, n));
+	}
+	return rounds;
 }

@@ -18,7 +18,9 @@ typedef void (*bb_turn_fn)(void *ctx, int round, int variant);
 
 /* fn for every turn of rounds 0..rounds-1 of n variants, in order: each
  * variant gets exactly `rounds` calls, one per round.  Nothing when rounds
- * or n is not positive. */
-void bb_rounds_run(int rounds, int n, bb_turn_fn fn, void *ctx);
+ * or n is not positive.  A SIGINT/SIGTERM (core/stop.h) ends it between
+ * rounds, so every variant has the same number of samples.  Returns the
+ * rounds run. */
+int bb_rounds_run(int rounds, int n, bb_turn_fn fn, void *ctx);
 
 #endif

@@ -134,7 +134,10 @@ void bb_runs_warn_failed(const char *tag, const struct bb_runs *runs)
 	for (size_t i = 0; i < runs->n; i++)
 		for (size_t j = 0; j < runs->r[i].n; j++) {
 			const struct bb_rresult *r = &runs->r[i].results[j];
-			if (strcmp(r->status, "ok") != 0)
+			if (strcmp(r->status, "interrupted") == 0)
+				printf("warning: %s: %s: the %s result was cut short (%s): left out\n",
+				       tag, runs->r[i].path, r->applet, r->message);
+			else if (strcmp(r->status, "ok") != 0)
 				printf("warning: %s: %s: the %s result has status '%s' (%s): left out\n",
 				       tag, runs->r[i].path, r->applet, r->status, r->message);
 		}

@@ -10,7 +10,8 @@
  * variant, when not NULL, names the variant of --variants. */
 void bb_runs_describe(const char *tag, const struct bb_runs *runs, const char *variant);
 
-/* A warning for every result of the side whose status is not ok. */
+/* A warning for every result of the side whose status is not ok; one
+ * interrupted by a signal is named as cut short. */
 void bb_runs_warn_failed(const char *tag, const struct bb_runs *runs);
 
 /* A warning for each watched field (version, flags, governor, ...) and

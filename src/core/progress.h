@@ -1,0 +1,37 @@
+/* progress.h - what a user waiting on a long step sees on stderr: one
+ * line before a step that needs much memory or time (how much, about how
+ * long), and on a terminal a one-line progress redrawn in place. */
+#ifndef BB_PROGRESS_H
+#define BB_PROGRESS_H
+
+#include <stddef.h>
+
+/* Steps above these get a line saying what they need first. */
+#define BB_NOTE_BYTES (256ull << 20)
+#define BB_NOTE_SECONDS 10.0
+
+/* Draw progress (only when on and stderr is a terminal); off by default,
+ * so the quick suite's own progress line is left alone. */
+void bb_progress_enable(int on);
+
+/* Redraw the progress line (printf format); nothing when not enabled. */
+void bb_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Erase the progress line, if one is shown. */
+void bb_progress_clear(void);
+
+/* Whether the caller left a line on stderr without its newline (the quick
+ * suite's "[1/5] stream ..."): a note then starts on a new line. */
+void bb_progress_line_open(int open);
+int bb_progress_line_was_broken(void);
+
+/* One line on stderr, "boardbench APPLET: ...", always. */
+void bb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "512 MiB", "3.1 GiB", "1 KiB": binary units, never an exponent. */
+void bb_fmt_bytes(char *out, size_t len, double bytes);
+
+/* "about 25 s", "about 3 min". */
+void bb_fmt_duration(char *out, size_t len, double seconds);
+
+#endif
