@@ -162,7 +162,7 @@ static const char csum_help[] =
 	"  -r, --reps N       runs of each size, 2..1000; the first is dropped (default 5)\n"
 	"      --variant LIST comma list of variants (see --list); default all\n"
 	"      --baseline NAME the variant improvements are measured against (ref16)\n"
-	"      --latency      latency (each result seeds the next call) against\n"
+	"      --latency      latency (each result starts the next call's sum) against\n"
 	"                     throughput, at 40 and 1500 bytes unless --sizes is given\n"
 	"      --data FILE    print the checksum of FILE's bytes with every variant\n"
 	"      --offset K     with --data: start K bytes into FILE (the bytes are read\n"

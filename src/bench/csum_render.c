@@ -189,7 +189,7 @@ static void render_comparison(FILE *f, const struct bb_result *r)
 	fputc('\n', f);
 	render_grid(f, r, cell_rate, " %11.2f");
 	fputc('\n', f);
-	fprintf(f, "Improvement over %s: (t_%s - t) / t_%s, as the seed's \"improvement\"\n",
+	fprintf(f, "Improvement over %s: (t_%s - t) / t_%s, as in the kernel's checksum table\n",
 		csum_param_str(r, "baseline"), csum_param_str(r, "baseline"), csum_param_str(r, "baseline"));
 	render_grid(f, r, cell_improvement, " %10.1f%%");
 	render_totals(f, r, 1);
@@ -232,7 +232,7 @@ static void render_latency(FILE *f, const struct bb_result *r)
 	size_t bytes;
 
 	fprintf(f, "Latency and throughput, ns per call (best of %.0f runs of %.0f calls)\n"
-		   "throughput: independent calls; latency: each result seeds the next call\n",
+		   "throughput: independent calls; latency: each result is the next call's starting sum\n",
 		bb_kv_getnum(&r->params, "reps", 0) - 1, bb_kv_getnum(&r->params, "calls", 0));
 	fprintf(f, "%-11s", "Variant");
 	for (int s = 0; (bytes = size_nth(r, s)) != 0; s++)

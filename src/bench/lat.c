@@ -340,15 +340,11 @@ static void derive(struct bb_result *r, double *median_ns)
 
 /* ---- the levels it sees ---- */
 
-/* "1 KiB", "38.1 KiB", "1.19 MiB": three digits, binary units. */
+/* "1 KiB", "38.1 KiB", "1.19 MiB", "1 GiB": three digits, binary units,
+ * never an exponent (core/progress.c). */
 static void fmt_size(char *out, size_t len, double bytes)
 {
-	if (bytes >= 1048576.0)
-		snprintf(out, len, "%.3g MiB", bytes / 1048576.0);
-	else if (bytes >= 1024.0)
-		snprintf(out, len, "%.3g KiB", bytes / 1024.0);
-	else
-		snprintf(out, len, "%.0f B", bytes);
+	bb_fmt_bytes(out, len, bytes);
 }
 
 /* "L1d 32 KiB", "L2 1 MiB": a cache as sysfs describes it. */
@@ -405,6 +401,28 @@ static void record_level(struct bb_result *r, int i, const char *name, const str
 	bb_kv_str(&r->params, key, sysfs);
 }
 
+/* The deepest data or unified cache level sysfs reports, 0 if none. */
+static int deepest_level(const struct bb_sysinfo *si)
+{
+	int deepest = 0;
+
+	for (int i = 0; i < si->ncaches; i++)
+		if (strcmp(si->caches[i].type, "Instruction") != 0 && si->caches[i].level > deepest)
+			deepest = si->caches[i].level;
+	return deepest;
+}
+
+/* A plateau's name: "L2" only for a level sysfs reports (or any level when
+ * sysfs reports none, the curve being all there is); a plateau past the
+ * deepest cache is "past L3", since no L4 exists to name. */
+static void level_name(char *out, size_t len, size_t level, int or_memory, int deepest)
+{
+	if (deepest > 0 && level > (size_t)deepest)
+		snprintf(out, len, "past L%d", deepest);
+	else
+		snprintf(out, len, or_memory ? "L%zu or memory" : "L%zu", level);
+}
+
 static void find_levels(struct bb_result *r, const struct lat_plan *p, const struct lat_opts *o,
 			const double *median_ns, const struct bb_sysinfo *si)
 {
@@ -424,7 +442,7 @@ static void find_levels(struct bb_result *r, const struct lat_plan *p, const str
 	for (size_t i = 0; i < n; i++) {
 		char name[32], sysfs[64];
 		int is_mem = i == n - 1 && mem != 0;
-		snprintf(name, sizeof name, is_mem && mem < 0 ? "L%zu or memory" : "L%zu", i + 1);
+		level_name(name, sizeof name, i + 1, is_mem && mem < 0, deepest_level(si));
 		sysfs_label(si, (int)i + 1, sysfs, sizeof sysfs);
 		record_level(r, (int)i + 1, is_mem && mem > 0 ? "memory" : name, &pl[i], p,
 			     is_mem && mem > 0 ? "" : sysfs);

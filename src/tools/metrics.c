@@ -106,7 +106,7 @@ static const struct key_rule key_rules[] = {
 	{ .applet = "csum", .pattern = "bytes=*", .key = "csum.$1.$v", CSUM_TIME, .chart = "csum",
 	  .title = "csum: time per call against length, per variant" },
 	{ .applet = "mem", .pattern = "tot_*", .key = "mem.tot.$1.$v", .chart = "mem.tot.$1",
-	  .title = "mem tot_$1, as the seed's tot table measures it (lower is better)",
+	  .title = "mem tot_$1, as the kernel's tot_memcpy table measures it (lower is better)",
 	  .category = "$v", .legend = "", .xlabel = "variant" },
 	{ .applet = "mem", .pattern = "*:*", .key = "mem.sweep.$1.$2.$v.$q", .disp = "GB/s",
 	  .scale = 1e-9, .chart = "mem.sweep.$1", .title = "mem sweep: $1 bandwidth against size",
