@@ -1,4 +1,5 @@
-/* error.c - one-line diagnostics, exit codes and checked allocation. */
+/* error.c - one-line diagnostics (escaped, so always one line), exit codes
+ * and checked allocation. */
 #include "error.h"
 
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 static char prog_name[64] = "boardbench";
+int bb_error_exit;
 
 void bb_set_prog(const char *name)
 {
@@ -18,12 +20,59 @@ const char *bb_prog(void)
 	return prog_name;
 }
 
+size_t bb_escape(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+
+	for (const unsigned char *s = (const unsigned char *)src; *s; s++) {
+		char esc[16];
+		if (*s == '\n' || *s == '\t' || *s == '\r')
+			snprintf(esc, sizeof esc, "\\%c", *s == '\n' ? 'n' : *s == '\t' ? 't' : 'r');
+		else if (*s < 0x20 || *s == 0x7f)
+			snprintf(esc, sizeof esc, "\\x%02X", *s);
+		else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)   /* C1 controls in UTF-8 */
+			snprintf(esc, sizeof esc, "\\xC2\\x%02X", *++s);
+		else
+			esc[0] = (char)*s, esc[1] = '\0';
+		for (const char *e = esc; *e; e++, n++)
+			if (n + 1 < len)
+				dst[n] = *e;
+	}
+	if (len)
+		dst[n < len ? n : len - 1] = '\0';
+	return n;
+}
+
+/* One line, whatever the arguments hold: a newline or control character
+ * in a file name or option value is written escaped (\n, \t, \xNN), so it
+ * can neither forge a second line nor move the terminal's cursor. */
 static void vmessage(const char *fmt, va_list ap)
 {
+	char text[1024], line[4096], *big = NULL;
+	const char *msg = text;
+	va_list copy;
+	int n;
+
 	fflush(stdout);
+	va_copy(copy, ap);
+	n = vsnprintf(text, sizeof text, fmt, ap);
+	if (n >= (int)sizeof text && (big = malloc((size_t)n + 1))) {
+		vsnprintf(big, (size_t)n + 1, fmt, copy);
+		msg = big;
+	}
+	va_end(copy);
 	fprintf(stderr, "%s: ", prog_name);
-	vfprintf(stderr, fmt, ap);
+	if (bb_escape(line, sizeof line, msg) < sizeof line) {
+		fputs(line, stderr);
+	} else {
+		char *esc = malloc(4 * strlen(msg) + 1);
+		if (esc)
+			bb_escape(esc, 4 * strlen(msg) + 1, msg);
+		fputs(esc ? esc : line, stderr);
+		free(esc);
+	}
 	fputc('\n', stderr);
+	free(big);
 }
 
 void bb_warn(const char *fmt, ...)
@@ -40,6 +89,7 @@ void bb_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(fmt, ap);
 	va_end(ap);
+	bb_error_exit = 1;
 	exit(BB_EXIT_FAIL);
 }
 
@@ -49,6 +99,7 @@ void bb_die_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(fmt, ap);
 	va_end(ap);
+	bb_error_exit = 1;
 	exit(BB_EXIT_USAGE);
 }
 
