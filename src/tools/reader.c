@@ -8,12 +8,14 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct rd {
 	char file[256];
@@ -38,6 +40,45 @@ static int fail(struct rd *r, const char *fmt, ...)
 	else
 		snprintf(r->err, r->errlen, "%s: %s", r->file, msg);
 	return -1;
+}
+
+/* The same line, for a failure of the machine rather than of the file
+ * (out of memory, a read error): the caller exits 1, not 2. */
+static int fail_resource(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail_resource(struct rd *r, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	snprintf(r->err, r->errlen, "%s: %s", r->file, msg);
+	return BB_READ_RESOURCE;
+}
+
+/* cJSON returns NULL for bad JSON and for a failed allocation alike: its
+ * allocations go through here so that the second can be told apart. */
+static int cjson_oom;
+
+static void *cjson_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p)
+		cjson_oom = 1;
+	return p;
+}
+
+static void cjson_hooks(void)
+{
+	static int installed;
+	cJSON_Hooks h = { cjson_malloc, free };
+
+	if (!installed)
+		cJSON_InitHooks(&h);
+	installed = 1;
 }
 
 static size_t push_key(struct rd *r, const char *key)
@@ -437,6 +478,57 @@ static int read_root(struct rd *r, const cJSON *root, struct bb_rrun *run)
 	return read_results(r, root, run);
 }
 
+/* ---- duplicate keys ---- */
+
+static int cmp_member(const void *a, const void *b)
+{
+	return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* A key that appears twice in the object o, or NULL: sorted, so that an
+ * object of many keys costs n log n, not n^2. */
+static const char *duplicate_key(const cJSON *o)
+{
+	const cJSON *v, **m;
+	const char *dup = NULL;
+	size_t n = 0;
+
+	cJSON_ArrayForEach(v, o)
+		n++;
+	if (n < 2)
+		return NULL;
+	m = bb_xcalloc(n, sizeof *m);
+	n = 0;
+	cJSON_ArrayForEach(v, o)
+		m[n++] = v;
+	qsort(m, n, sizeof *m, cmp_member);
+	for (size_t i = 1; i < n && !dup; i++)
+		if (strcmp(m[i - 1]->string, m[i]->string) == 0)
+			dup = m[i]->string;
+	free(m);
+	return dup;
+}
+
+/* No object anywhere in v has a key twice: which of the two was meant
+ * cannot be known, so neither is used.  Depth is bounded by the scan. */
+static int check_keys(struct rd *r, const cJSON *v)
+{
+	const cJSON *c;
+	const char *dup;
+	size_t i = 0;
+
+	if (cJSON_IsObject(v) && (dup = duplicate_key(v)))
+		return fail(r, "duplicate key \"%.*s\"", BB_READ_MAX_NAME, dup);
+	cJSON_ArrayForEach(c, v) {
+		size_t old = cJSON_IsObject(v) ? push_key(r, c->string) : push_index(r, i);
+		if (check_keys(r, c))
+			return -1;
+		pop(r, old);
+		i++;
+	}
+	return 0;
+}
+
 /* Syntax, size and depth problems, found before or by cJSON. */
 static int syntax_error(struct rd *r, const char *buf, size_t len, size_t at)
 {
@@ -467,19 +559,25 @@ static int parse_checked(struct rd *r, const char *buf, size_t len, cJSON **root
 	}
 	/* len + 1 takes in the NUL the caller placed after the text, so that
 	 * cJSON can insist nothing follows the value. */
+	cjson_hooks();
+	cjson_oom = 0;
 	*root = cJSON_ParseWithLengthOpts(buf, len + 1, &end, 1);
+	if (!*root && cjson_oom)
+		return fail_resource(r, "out of memory reading %zu bytes of JSON", len);
 	if (!*root)
 		return syntax_error(r, buf, len, end ? (size_t)(end - buf) : len);
+	if (check_keys(r, *root)) {
+		cJSON_Delete(*root);
+		*root = NULL;
+		return -1;
+	}
 	return 0;
 }
 
 static void set_name(struct rd *r, const char *name, char *err, size_t errlen)
 {
-	size_t i;
-
 	memset(r, 0, sizeof *r);
-	for (i = 0; name[i] && i + 1 < sizeof r->file; i++)
-		r->file[i] = ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) ? '?' : name[i];
+	bb_escape(r->file, sizeof r->file, name);   /* "a\nb.json": one line whatever the name */
 	r->err = err;
 	r->errlen = errlen;
 }
@@ -495,8 +593,8 @@ static int read_text(const char *name, const char *buf, size_t len, struct bb_rr
 	set_name(&r, name, err, errlen);
 	memset(run, 0, sizeof *run);
 	run->path = clean_dup(name);
-	if (parse_checked(&r, buf, len, &root))
-		return -1;
+	if ((rc = parse_checked(&r, buf, len, &root)))
+		return rc;
 	rc = read_root(&r, root, run);
 	cJSON_Delete(root);
 	return rc;
@@ -515,35 +613,58 @@ int bb_read_buf(const char *name, const char *buf, size_t len, struct bb_rrun *r
 	return rc;
 }
 
-/* The whole file, NUL-terminated, in *buf; -1 with err set on failure. */
+static const char *kind_name(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" :
+	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a file";
+}
+
+/* The whole file, NUL-terminated, in *buf; -1 (the file) or
+ * BB_READ_RESOURCE (the machine) with err set on failure.  Opened without
+ * blocking and checked to be a regular file first: a FIFO named x.json
+ * would otherwise wait for a writer forever. */
 static int slurp(struct rd *r, const char *path, char **buf, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
+	size_t size;
+	int e;
 
-	if (!f)
+	if (fd < 0)
 		return fail(r, "cannot open: %s", strerror(errno));
-	if (fstat(fileno(f), &st)) {
-		int e = errno;
-		fclose(f);
-		return fail(r, "cannot stat: %s", strerror(e));
+	if (fstat(fd, &st)) {
+		e = errno;
+		close(fd);
+		return fail_resource(r, "cannot stat: %s", strerror(e));
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > BB_READ_MAX_BYTES) {
-		fclose(f);
+		close(fd);
 		if (!S_ISREG(st.st_mode))
-			return fail(r, "not a regular file");
+			return fail(r, "not a regular file (%s): not read", kind_name(st.st_mode));
 		return fail(r, "%lld bytes, more than the %u allowed", (long long)st.st_size,
 			    BB_READ_MAX_BYTES);
 	}
-	*buf = bb_xmalloc((size_t)st.st_size + 1);
-	*len = fread(*buf, 1, (size_t)st.st_size, f);
-	(*buf)[*len] = '\0';
-	if (ferror(f) || *len != (size_t)st.st_size) {
-		fclose(f);
-		free(*buf);
-		return fail(r, "read error");
+	size = (size_t)st.st_size;
+	if (!(*buf = malloc(size + 1))) {
+		close(fd);
+		return fail_resource(r, "out of memory reading %zu bytes", size);
 	}
-	fclose(f);
+	for (*len = 0; *len < size;) {
+		ssize_t got = read(fd, *buf + *len, size - *len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			e = got < 0 ? errno : 0;
+			close(fd);
+			free(*buf);
+			*buf = NULL;
+			return e ? fail_resource(r, "read error: %s", strerror(e))
+				 : fail(r, "shorter than its size: changed while read");
+		}
+		*len += (size_t)got;
+	}
+	(*buf)[*len] = '\0';
+	close(fd);
 	return 0;
 }
 
@@ -556,8 +677,8 @@ int bb_read_file(const char *path, struct bb_rrun *run, char *err, size_t errlen
 
 	set_name(&r, path, err, errlen);
 	memset(run, 0, sizeof *run);
-	if (slurp(&r, path, &buf, &len))
-		return -1;
+	if ((rc = slurp(&r, path, &buf, &len)))
+		return rc;
 	rc = read_text(path, buf, len, run, err, errlen);
 	free(buf);
 	return rc;

@@ -5,6 +5,7 @@
  * an older boardbench or a mangled copy.  Everything is checked: size,
  * nesting depth, syntax, the schema and its version, the type of every
  * field used, array lengths, and that every sample is a finite number.
+ * An object with a key twice is refused (which one was meant?).
  * The first problem ends the read with one line naming the file and the
  * key, e.g. "a.json: results[0].series[3].samples[7]: expected a finite
  * number, got null".  Strings are kept with control characters replaced
@@ -62,7 +63,12 @@ struct bb_rrun {
 	size_t n;
 };
 
-/* Read and check a file.  Returns 0, or -1 with one line in err. */
+#define BB_READ_RESOURCE (-2)   /* not the file's fault: out of memory, a read error */
+
+/* Read and check a file.  Returns 0, or -1 (a bad file: missing, not a
+ * regular file, not valid, a duplicate key) or BB_READ_RESOURCE, with one
+ * line in err.  A FIFO or device is refused without being opened for a
+ * blocking read. */
 int bb_read_file(const char *path, struct bb_rrun *run, char *err, size_t errlen);
 
 /* The same for len bytes in memory, reported under the name given. */

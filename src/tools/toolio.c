@@ -14,6 +14,7 @@
 
 static void add_run(struct bb_runs *runs, const char *path)
 {
+	int rc;
 	char err[768];
 
 	if (runs->n >= BB_RUNS_MAX)
@@ -22,7 +23,10 @@ static void add_run(struct bb_runs *runs, const char *path)
 		runs->cap = runs->cap ? 2 * runs->cap : 8;
 		runs->r = bb_xrealloc(runs->r, runs->cap * sizeof *runs->r);
 	}
-	if (bb_read_file(path, &runs->r[runs->n], err, sizeof err)) {
+	rc = bb_read_file(path, &runs->r[runs->n], err, sizeof err);
+	if (rc) {
+		if (rc == BB_READ_RESOURCE)
+			bb_die("%s", err);
 		bb_rrun_free(&runs->r[runs->n]);
 		bb_die_usage("%s", err);
 	}

@@ -19,7 +19,8 @@ struct bb_runs {
 
 /* Reads each path: a results file, or every *.json in a directory, in
  * name order.  Exits 2 with one line on the first file that cannot be
- * read or is not valid. */
+ * read or is not valid (a FIFO or device among them is refused, never
+ * waited on), 1 when the machine fails (out of memory, a read error). */
 void bb_runs_load(struct bb_runs *runs, char **paths, int n);
 void bb_runs_free(struct bb_runs *runs);
 

@@ -2,8 +2,8 @@
  * results file read back with every field, and each kind of bad input
  * (not JSON, wrong schema or version, wrong types, missing keys, arrays
  * over the limits, null and out-of-range numbers, deep nesting, NUL
- * bytes, control characters) rejected with one line naming the file and
- * the key. */
+ * bytes, control characters, duplicate keys, a FIFO) rejected with one
+ * line naming the file and the key. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tools/jsonscan.h"
 #include "tools/reader.h"
@@ -226,6 +228,57 @@ static void test_missing_file(void **state)
 	assert_non_null(strstr(err, "not a regular file"));
 }
 
+/* An object with a key twice is refused, naming the key and where: at the
+ * top, deep inside, and in an object of many keys (found by sorting). */
+static void test_duplicate_keys(void **state)
+{
+	char *text = malloc(200000), *p;
+
+	(void)state;
+	rejects(HEAD "\"labels\": {\"PMU\": \"0\", \"x\": 1, \"PMU\": \"1\"}, \"results\": []}",
+		"labels: duplicate key \"PMU\"", NULL);
+	rejects(HEAD "\"results\": [], \"schema\": \"boardbench-results\"}",
+		"duplicate key \"schema\"", NULL);
+	rejects(HEAD "\"results\": [" RESULT(SERIES("[1, 2]") ", {\"name\": \"a\", \"name\": \"b\"}") "]}",
+		"results[0].series[1]: duplicate key \"name\"", NULL);
+	assert_non_null(text);
+	p = text + sprintf(text, HEAD "\"results\": [], \"labels\": {");
+	for (int i = 0; i < 3000; i++)
+		p += sprintf(p, "\"k%d\": 1, ", i);
+	sprintf(p, "\"k1234\": 2}}");
+	rejects(text, "labels: duplicate key \"k1234\"", NULL);
+	free(text);
+}
+
+/* A FIFO is refused at once, never opened for a blocking read. */
+static void test_fifo_refused(void **state)
+{
+	char dir[] = "/tmp/test_reader.XXXXXX", path[64], err[768];
+	struct bb_rrun run;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/x.json", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(bb_read_file(path, &run, err, sizeof err), -1);
+	assert_non_null(strstr(err, "x.json: not a regular file (a FIFO)"));
+	bb_rrun_free(&run);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A control character in a file name is escaped, not a second line. */
+static void test_name_escaped(void **state)
+{
+	struct bb_rrun run;
+	char err[768];
+
+	(void)state;
+	assert_int_equal(bb_read_file("/nonexistent/a\nb\x1b.json", &run, err, sizeof err), -1);
+	assert_non_null(strstr(err, "a\\nb\\x1B.json: cannot open"));
+	assert_null(strchr(err, '\n'));
+}
+
 /* The scanner names the path at an offset and bounds the depth. */
 static void test_scan(void **state)
 {
@@ -255,6 +308,9 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_fifo_refused),
+		cmocka_unit_test(test_name_escaped),
 		cmocka_unit_test(test_scan),
 	};
 
