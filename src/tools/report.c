@@ -737,7 +737,18 @@ static void ts_series(struct tsbuild *b, const struct report *r, const struct bb
 		 r->runs.n > 1 && m->legend[0] ? " " : "", m->legend);
 	b->names[k] = bb_xstrdup(buf);
 	b->s[k] = (struct bb_chart_series){ .name = b->names[k], .n = m->n, .x = b->xs[k],
-					    .y = b->ys[k], .colour = (int)k };
+					    .y = b->ys[k],
+					    .colour = r->ngroups > 1 ? (int)group_of(r, m) : (int)k };
+	b->s[k].dash = b->s[k].colour / 10;
+}
+
+/* Over time, per-stream lines are drawn for one run with several
+ * streams only: with one stream they are its total, with several runs
+ * each run is one line (its total) in its own colour. */
+static int ts_left_out(const struct report *r, const struct bb_metric *m)
+{
+	return lone_stream(r, m) || (r->ngroups > 1 && !strncmp(m->legend, "stream", 6) &&
+				     m->legend[6]);
 }
 
 static void timeseries_chart(FILE *f, struct report *r, const char *id, size_t count)
@@ -752,11 +763,19 @@ static void timeseries_chart(FILE *f, struct report *r, const char *id, size_t c
 	b.ys = bb_xcalloc(count, sizeof *b.ys);
 	b.names = bb_xcalloc(count, sizeof *b.names);
 	for (size_t i = 0; i < r->ms.n && b.n < count; i++)
-		if (in_chart(&r->ms.m[i], id, 1)) {
+		if (in_chart(&r->ms.m[i], id, 1) && !ts_left_out(r, &r->ms.m[i])) {
 			first = first ? first : &r->ms.m[i];
 			ts_series(&b, r, &r->ms.m[i]);
 		}
-	snprintf(ylabel, sizeof ylabel, "%s (%s)", first->quantity, first->disp_unit);
+	if (!first) {                /* every line left out */
+		free(b.xs);
+		free(b.ys);
+		free(b.names);
+		free(b.s);
+		return;
+	}
+	snprintf(ylabel, sizeof ylabel, "%s (%s%s)", first->quantity, first->disp_unit,
+		 strcmp(first->disp_unit, "Mbit/s") ? "" : " = 10^6 bit/s");
 	ch.title = first->chart_title;
 	ch.xlabel = b.in_time ? first->xlabel : "sample";
 	ch.ylabel = ylabel;
