@@ -3,6 +3,7 @@
  * stream`), as BusyBox does; plus --help, --list and --version. */
 #include "applets.h"
 #include "core/error.h"
+#include "core/outfile.h"
 #include "core/version.h"
 
 #include <stdio.h>
@@ -50,8 +51,11 @@ static void usage(FILE *f)
 		   "       boardbench --list | --version | --help\n"
 		   "       boardbench <applet> --help\n\nApplets:\n");
 	list_applets(f);
-	fprintf(f, "\nEvery applet accepts --json FILE, --csv FILE and --label KEY=VALUE.\n"
-		   "Exit status: 0 ok, 1 measurement or resource failure, 2 bad usage.\n");
+	fprintf(f, "\nEvery applet accepts --json FILE, --csv FILE and --label KEY=VALUE\n"
+		   "(FILE '-' is standard output; devices and FIFOs are written in place).\n"
+		   "Exit status: 0 ok, 1 measurement or resource failure (a write error on\n"
+		   "standard output too), 2 bad usage.  A reader that closes the pipe early\n"
+		   "(| head) is not an error: no message, the status is what it would be.\n");
 }
 
 static void version(void)
@@ -82,7 +86,7 @@ static int dispatch(const struct bb_applet *a, int argc, char **argv)
 
 	snprintf(prog, sizeof prog, "boardbench %s", a->name);
 	bb_set_prog(prog);
-	return a->main(argc, argv);
+	return bb_stdout_finish(a->main(argc, argv));
 }
 
 int main(int argc, char **argv)
@@ -90,6 +94,7 @@ int main(int argc, char **argv)
 	const char *self = argc > 0 ? base_name(argv[0]) : "boardbench";
 	const struct bb_applet *a = bb_applet_find(self);
 
+	bb_outfile_init();
 	if (a)
 		return dispatch(a, argc, argv);
 	if (argc < 2) {
@@ -99,17 +104,17 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		no_operands(argc, argv);
 		usage(stdout);
-		return 0;
+		return bb_stdout_finish(0);
 	}
 	if (strcmp(argv[1], "--list") == 0) {
 		no_operands(argc, argv);
 		list_applets(stdout);
-		return 0;
+		return bb_stdout_finish(0);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		no_operands(argc, argv);
 		version();
-		return 0;
+		return bb_stdout_finish(0);
 	}
 	a = bb_applet_find(argv[1]);
 	if (!a)

@@ -11,6 +11,7 @@
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 #include "core/progress.h"
 #include "core/stop.h"
@@ -453,6 +454,7 @@ static int write_default(const char *stem, struct bb_run *run, struct written *w
 		bb_warn("cannot write JSON file '%s.json': %s", stem, strerror(errno));
 		return 1;
 	}
+	fchmod(fd, bb_outfile_new_mode());   /* kept by bb_write_atomic: not mkstemp's 0600 */
 	close(fd);
 	if (bb_write_atomic(tmp, bb_emit_json, run, err, sizeof err) != 0) {
 		bb_warn("cannot write JSON file '%s.json': %s", stem, err);

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "emit.h"
 #include "error.h"
+#include "outfile.h"
 #include "parse.h"
 #include "stop.h"
 
@@ -32,27 +33,17 @@ uint64_t bb_size_arg(const char *opt, const char *arg, uint64_t min, uint64_t ma
 	return v;
 }
 
-/* The directory must exist and be writable before a long run starts. */
+/* The file must be one that can be written, its directory writable, before
+ * a long run starts (core/outfile.h says which files can be). */
 static void check_writable(const char *opt, const char *path)
 {
-	char dir[4096];
-	const char *slash;
+	char err[512];
 
-	if (!path[0])
-		bb_die_value(opt, path, "expected a file name");
-	if (strlen(path) >= sizeof dir)
-		bb_die_value(opt, "...", "path too long");
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else if (slash == path)
-		snprintf(dir, sizeof dir, "/");
-	else
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-	if (slash && !slash[1])
-		bb_die_value(opt, path, "expected a file name, not a directory");
-	if (access(dir, W_OK) != 0)
-		bb_die("cannot write %s '%s': directory '%s': %s", opt, path, dir, strerror(errno));
+	switch (bb_outfile_check(path, err, sizeof err)) {
+	case 0: return;
+	case 2: bb_die_value(opt, path, err);
+	default: bb_die("cannot write %s '%s': %s", opt, path, err);
+	}
 }
 
 int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)

@@ -1,15 +1,15 @@
-/* emit.c - text, JSON and CSV emitters and the atomic file writer. */
+/* emit.c - text, JSON and CSV emitters, and bb_write_atomic() that puts
+ * one in a file through outfile.c. */
 #include "emit.h"
 #include "error.h"
 #include "json.h"
+#include "outfile.h"
 #include "stats.h"
 #include "version.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 int bb_emit_text(FILE *f, const struct bb_run *run)
 {
@@ -252,48 +252,20 @@ int bb_emit_csv(FILE *f, const struct bb_run *run)
 	return ferror(f) ? -1 : 0;
 }
 
-/* Write to an open temporary; closes f in every case. */
-static int write_and_close(FILE *f, bb_emit_fn fn, const struct bb_run *run)
-{
-	int rc = 0;
-
-	if (fn(f, run) != 0 || fflush(f) != 0 || fsync(fileno(f)) != 0 ||
-	    fchmod(fileno(f), 0644) != 0)
-		rc = -1;
-	if (fclose(f) != 0)
-		rc = -1;
-	return rc;
-}
-
 int bb_write_atomic(const char *path, bb_emit_fn fn, const struct bb_run *run,
 		    char *err, size_t errlen)
 {
-	size_t tlen = strlen(path) + 16;
-	char *tmp = malloc(tlen);
-	FILE *f;
-	int fd;
+	struct bb_outfile o;
 
-	if (!tmp) {
-		snprintf(err, errlen, "out of memory");
+	if (bb_outfile_open(&o, path, err, errlen))
 		return -1;
-	}
-	snprintf(tmp, tlen, "%s.tmp.XXXXXX", path);
 	errno = 0;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		free(tmp);
-		return -1;
+	if (fn(o.f, run) != 0) {
+		int e = errno ? errno : EIO, gone = bb_outfile_reader_gone(&o, e);
+
+		snprintf(err, errlen, "%s", strerror(e));
+		bb_outfile_abort(&o);
+		return gone ? 0 : -1;
 	}
-	f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	if (!f || write_and_close(f, fn, run) != 0 || rename(tmp, path) != 0) {
-		snprintf(err, errlen, "%s", strerror(errno ? errno : EIO));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
+	return bb_outfile_commit(&o, err, errlen);
 }

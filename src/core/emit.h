@@ -17,9 +17,11 @@ int bb_emit_csv(FILE *f, const struct bb_run *run);
 
 typedef int (*bb_emit_fn)(FILE *f, const struct bb_run *run);
 
-/* Write path via a temporary file in the same directory, fsync, rename.
- * On any failure the temporary is removed, path is untouched, errno-style
- * text goes to err, and -1 is returned. */
+/* Write path through outfile.h: "-" is standard output, a regular file is
+ * replaced whole (a temporary in the same directory, fsync, rename; mode and
+ * owner kept), a device or FIFO is written in place, a symlink followed.
+ * On any failure the temporary is removed, a replaced file is untouched,
+ * errno-style text goes to err, and -1 is returned. */
 int bb_write_atomic(const char *path, bb_emit_fn fn, const struct bb_run *run,
 		    char *err, size_t errlen);
 

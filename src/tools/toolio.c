@@ -1,4 +1,5 @@
-/* toolio.c - results in (files and directories), atomic files out, and
+/* toolio.c - results in (files and directories), files out (through
+ * core/outfile.c), and
  * XML escaping for the report (see toolio.h). */
 #include "tools/toolio.h"
 #include "core/error.h"
@@ -10,12 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MKSTEMP_TAIL "XX" "XX" "XX"   /* the six characters mkstemp replaces */
-
 static void add_run(struct bb_runs *runs, const char *path)
 {
-	int rc;
 	char err[768];
+	int rc;
 
 	if (runs->n >= BB_RUNS_MAX)
 		bb_die_usage("more than %d results files", BB_RUNS_MAX);
@@ -25,9 +24,9 @@ static void add_run(struct bb_runs *runs, const char *path)
 	}
 	rc = bb_read_file(path, &runs->r[runs->n], err, sizeof err);
 	if (rc) {
+		bb_rrun_free(&runs->r[runs->n]);
 		if (rc == BB_READ_RESOURCE)
 			bb_die("%s", err);
-		bb_rrun_free(&runs->r[runs->n]);
 		bb_die_usage("%s", err);
 	}
 	runs->n++;
@@ -109,43 +108,25 @@ void bb_runs_free(struct bb_runs *runs)
 
 int bb_out_open(struct bb_out *o, const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
-	int fd;
+	char err[256];
 
 	o->path = path;
+	if (bb_outfile_open(&o->file, path, err, sizeof err) == 0) {
+		o->f = o->file.f;
+		return 0;
+	}
 	o->f = NULL;
-	if (strlen(path) + 32 > sizeof o->tmp) {
-		bb_warn("cannot write '%s': path too long", path);
-		return -1;
-	}
-	snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.tmp.%s", (int)dirlen, path, path + dirlen,
-		 MKSTEMP_TAIL);
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		bb_warn("cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
-		}
-		return -1;
-	}
-	fchmod(fd, 0644);
-	return 0;
+	bb_warn("cannot write '%s': %s", path, err);
+	return -1;
 }
 
 int bb_out_close(struct bb_out *o)
 {
-	int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
-	int e = errno;
+	char err[256];
 
-	bad |= fclose(o->f) != 0;
-	if (!bad && rename(o->tmp, o->path) == 0)
+	if (bb_outfile_commit(&o->file, err, sizeof err) == 0)
 		return 0;
-	if (!bad)
-		e = errno;
-	unlink(o->tmp);
-	bb_warn("cannot write '%s': %s", o->path, strerror(e));
+	bb_warn("cannot write '%s': %s", o->path, err);
 	return -1;
 }
 

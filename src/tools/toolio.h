@@ -1,13 +1,14 @@
 /* toolio.h - files for `compare` and `report`: results files and
- * directories of them in, and output files written whole or not at all
- * (a temporary name in the same directory, fsync, rename), as the
- * applets write theirs. */
+ * directories of them in, and output files written as the applets write
+ * theirs (core/outfile.h: "-" is stdout, a file is written whole or not at
+ * all, a device or FIFO in place, a symlink followed). */
 #ifndef BB_TOOLS_TOOLIO_H
 #define BB_TOOLS_TOOLIO_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/outfile.h"
 #include "tools/reader.h"
 
 #define BB_RUNS_MAX 10000
@@ -27,14 +28,14 @@ void bb_runs_free(struct bb_runs *runs);
 struct bb_out {
 	FILE *f;
 	const char *path;
-	char tmp[4200];
+	struct bb_outfile file;
 };
 
 /* Returns 0, or -1 after a one-line warning. */
 int bb_out_open(struct bb_out *o, const char *path);
 
-/* Flushes, syncs and renames into place; on any failure removes the
- * temporary, warns in one line and returns -1. */
+/* Flushes, syncs and renames into place (core/outfile.h); on any failure
+ * removes the temporary, warns in one line and returns -1. */
 int bb_out_close(struct bb_out *o);
 
 /* Writes s to f with &, <, >, " and ' escaped for HTML and XML. */

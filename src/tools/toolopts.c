@@ -3,6 +3,7 @@
 #include "tools/toolopts.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/outfile.h"
 #include "core/parse.h"
 
 #include <stdio.h>
@@ -141,13 +142,16 @@ static double parse_threshold(const char *arg)
 	return pct / 100;
 }
 
+/* core/outfile.h says which files can be written; "-" is stdout. */
 static const char *output_file(const char *opt, const char *arg)
 {
-	size_t n = strlen(arg);
+	char err[512];
 
-	if (!n || arg[n - 1] == '/')
-		bb_die_value(opt, arg, "expected a file name");
-	return arg;
+	switch (bb_outfile_check(arg, err, sizeof err)) {
+	case 0: return arg;
+	case 2: bb_die_value(opt, arg, err);
+	default: bb_die("cannot write %s '%s': %s", opt, arg, err);
+	}
 }
 
 static const char *nonempty(const char *opt, const char *arg, const char *expect)
