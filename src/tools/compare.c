@@ -414,6 +414,13 @@ struct compare_side *compare_split_by(const struct bb_runs *all, const char *key
 	return s;
 }
 
+static void free_sides(struct compare_side *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i].runs.r);
+	free(s);
+}
+
 static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 {
 	size_t n, unlabelled, base = 0;
@@ -423,12 +430,16 @@ static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 	if (o->base) {
 		for (base = 0; base < n && strcmp(s[base].value, o->base); base++)
 			;
-		if (base == n)
+		if (base == n) {
+			free_sides(s, n);   /* freed before exit, so no leak checker sees a leak */
 			bb_die_value("--base", o->base, "no run has this value of the --by label");
+		}
 	}
-	if (n < 2)
+	if (n < 2) {
+		free_sides(s, n);
 		bb_die_usage("--by %s: the runs have %zu value%s of this label; a comparison "
 			     "needs two", o->by, n, n == 1 ? "" : "s");
+	}
 	if (unlabelled)
 		printf("note: %zu run%s without the label %s left out\n", unlabelled,
 		       unlabelled == 1 ? "" : "s", o->by);
@@ -440,9 +451,7 @@ static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 			       s[i].value, o->by, s[base].value);
 		rc |= run_compare(o, &s[base].runs, &s[i].runs);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(s[i].runs.r);
-	free(s);
+	free_sides(s, n);
 	return rc;
 }
 
