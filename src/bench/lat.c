@@ -657,8 +657,12 @@ static struct bb_result *lat_execute(struct bb_run *run, const struct lat_opts *
 	bb_result_set_status(r, 1, "");
 	if (passes < o->samples) {
 		char what[96];
-		snprintf(what, sizeof what, "%d of %d passes over %zu sizes%s", passes, o->samples,
-			 planned, r->n < planned ? " (the first pass cut short)" : "");
+		if (r->n < planned)
+			snprintf(what, sizeof what, "%zu of %zu sizes of the first of %d passes", r->n,
+				 planned, o->samples);
+		else
+			snprintf(what, sizeof what, "%d of %d passes over %zu sizes", passes,
+				 o->samples, planned);
 		bb_result_set_interrupted(r, what);
 	}
 	free(median_ns);

@@ -521,8 +521,9 @@ static void warn_stopped(const struct bb_run *run, const char *path, const char 
 		if (strcmp(run->results[i]->applet, "run") == 0 &&
 		    bb_kv_get(&run->results[i]->params, "not_run"))
 			not_run = bb_kv_get(&run->results[i]->params, "not_run")->s;
-	snprintf(where, sizeof where, "%sin %s%s%s", pre, path ? path : "no file (see above)",
-		 not_run ? "; not run: " : "", not_run ? not_run : "");
+	snprintf(where, sizeof where, "in %s%s%s%s%.*s", path ? path : "no file (see above)",
+		 not_run ? "; not run: " : "", not_run ? not_run : "", pre[0] ? "; " : "",
+		 pre[0] ? (int)strlen(pre) - 2 : 0, pre);   /* "run 2 of 5" without ": " */
 	bb_run_warn_stopped(run, where);
 }
 

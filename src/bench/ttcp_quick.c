@@ -13,6 +13,7 @@
 #include "ttcp_applet.h"
 #include "core/error.h"
 #include "core/stats.h"
+#include "core/stop.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -152,18 +153,22 @@ static struct bb_result *quick_result(struct bb_run *run, int streams)
 	struct bb_result *r = bb_run_add_result(run, "ttcp");
 	struct ttcp_opts o;
 	char why[512] = "";
-	int ok = 1;
+	int ok = 1, done = 0;
 
 	r->render = ttcp_render;
 	r->summary = ttcp_summary;
 	quick_defaults(&o);
 	o.streams = streams;
-	for (int i = 0; i < TTCP_QUICK_REPS && ok; i++)
+	for (; done < TTCP_QUICK_REPS && ok && !bb_stopped(); done++)   /* core/stop.h */
 		ok = quick_once(r, &o, why, sizeof why);
 	quick_stats(r);
 	bb_kv_int(&r->params, "repetitions", TTCP_QUICK_REPS);
-	if (!ok)
+	if (!ok) {
 		bb_result_set_status(r, 0, why);
+	} else if (done < TTCP_QUICK_REPS) {
+		snprintf(why, sizeof why, "%d of %d transfers", done, TTCP_QUICK_REPS);
+		bb_result_set_interrupted(r, why);
+	}
 	return r;
 }
 
@@ -182,7 +187,7 @@ struct bb_result *ttcp_quick(struct bb_run *run)
 	struct bb_result *one = quick_result(run, 1);
 	int cpus = usable_cpus(run->sys.cpus_online);
 
-	if (one->ok && cpus > 1)
+	if (one->ok && cpus > 1 && !bb_stopped())
 		quick_result(run, cpus < TTCP_QUICK_MAX_STREAMS ? cpus : TTCP_QUICK_MAX_STREAMS);
 	return one;
 }
