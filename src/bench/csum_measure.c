@@ -208,6 +208,14 @@ static void grid_turn(void *p, int round, int v)
 
 /* Set when a SIGINT/SIGTERM cut a grid's rounds short (core/stop.h). */
 static int grid_cut;
+#define CSUM_CALL_WEIGHT 600.0  /* a call's overhead, in bytes summed (x86-64, roughly) */
+static struct bb_eta grid_eta;   /* rows of every grid of the run */
+
+/* A row's expected cost: its bytes per call, plus a call's overhead. */
+static double row_weight(const struct grid *g)
+{
+	return g->nvar ? (double)grid_at(g, 0, g->row)->j.len + CSUM_CALL_WEIGHT : 0;
+}
 
 /* Row by row, reps rounds of every variant (a stop request ends them
  * between two rounds); then each cell's figures. */
@@ -217,6 +225,7 @@ static void grid_measure(struct grid *g, int reps)
 		bb_progress("csum: row %d of %d", g->row + 1, g->nrow);
 		if (bb_rounds_run(reps, g->nvar, grid_turn, g) < reps)
 			grid_cut = 1;
+		bb_eta_step_w(&grid_eta, row_weight(g));
 	}
 	bb_progress_clear();
 	for (int i = 0; i < g->nvar * g->nrow; i++)
@@ -443,6 +452,24 @@ static void record_params(struct bb_result *r, const struct bb_run *run,
 	bb_kv_str(&r->params, "time_unit", "Time: microseconds for all calls; Avg: usec per call");
 }
 
+/* The rows of the grids csum_execute measures, weighted as row_weight. */
+static void eta_plan(const struct csum_opts *o, const struct csum_plan *plan)
+{
+	double sizes = 0, ip = 0;
+	int rows = o->latency ? 2 * o->nsizes : o->nsizes;
+
+	for (int i = 0; i < o->nsizes; i++)
+		sizes += (double)o->sizes[i] + CSUM_CALL_WEIGHT;
+	for (int w = 5; w <= 15; w++)
+		ip += 4.0 * w + CSUM_CALL_WEIGHT;
+	if (!o->latency && plan->nip)
+		rows += 11;
+	if (!o->latency && plan->ncopy)
+		rows += o->nsizes;
+	bb_eta_start_w(&grid_eta, rows, o->latency ? 2 * sizes :
+		       sizes + (plan->nip ? ip : 0) + (plan->ncopy ? sizes : 0), "rows");
+}
+
 struct bb_result *csum_execute(struct bb_run *run, const struct csum_opts *o,
 			       const struct csum_plan *plan)
 {
@@ -459,6 +486,7 @@ struct bb_result *csum_execute(struct bb_run *run, const struct csum_opts *o,
 	r->summary = csum_summary;
 	bb_result_set_status(r, 1, "");
 	record_params(r, run, o, plan);
+	eta_plan(o, plan);
 	if (o->latency) {
 		measure_latency(r, run, o, plan, &buf);
 		add_improvements(r, o, plan, "");

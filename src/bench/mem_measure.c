@@ -469,6 +469,9 @@ void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_o
 	unsigned char *src = map_buffer(2 * MEM_PAGE, "tot"), *dst = src + MEM_PAGE;
 
 	fill_pattern(src, MEM_PAGE);
+	struct bb_eta eta;
+
+	bb_eta_start(&eta, p->nops, "rows");
 	for (int k = 0; k < p->nops && !row_skipped(); k++) {
 		enum mem_op op = p->ops[k];
 		bb_progress("mem: %s", mem_op_name(op));
@@ -476,6 +479,7 @@ void mem_measure_tot(struct bb_run *run, struct bb_result *r, const struct mem_o
 			tot_page_row(run, r, o, p, op, dst, src);
 		else
 			tot_row(run, r, o, p, op, dst, src);
+		bb_eta_step(&eta);
 	}
 	bb_progress_clear();
 	munmap(src, 2 * MEM_PAGE);
@@ -545,7 +549,8 @@ static struct cell cold_cell(const struct bb_run *run, struct bb_result *r,
  * the rounds existed), then the rows of the three cases, then every
  * result checked, variant by variant. */
 static void page_op(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
-		    const struct mem_plan *p, const struct arena *a, enum mem_op op)
+		    const struct mem_plan *p, const struct arena *a, enum mem_op op,
+		    struct bb_eta *eta)
 {
 	struct page_ctx c[PAGE_CASES][MEM_MAX_RUN];
 	struct row w[PAGE_CASES];
@@ -568,6 +573,7 @@ static void page_op(struct bb_run *run, struct bb_result *r, const struct mem_op
 		w[k].n = n;
 		if (!row_skipped())
 			row_measure(&w[k], o->repeat);
+		bb_eta_step(eta);
 	}
 	for (int i = 0; i < n && !rows_cut; i++) {
 		page_check(r, &c[0][i], MEM_PAGE);
@@ -580,6 +586,7 @@ void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_
 		      const struct mem_plan *p)
 {
 	struct arena a;
+	struct bb_eta eta;
 	uint64_t want = o->arena ? o->arena : default_arena(run);
 
 	a.bytes = (size_t)fit_memory(run, want, 2, o->arena != 0, "--arena");
@@ -591,9 +598,10 @@ void mem_measure_page(struct bb_run *run, struct bb_result *r, const struct mem_
 	fill_pattern(a.src, a.bytes);
 	bb_kv_int(&r->params, "arena_bytes", (long long)a.bytes);
 	bb_kv_int(&r->params, "llc_bytes_sysfs", (long long)bb_sysinfo_largest_cache(&run->sys));
+	bb_eta_start(&eta, p->nops * PAGE_CASES, "rows (hot, cold, cold+use)");
 	for (int k = 0; k < p->nops && !row_skipped(); k++) {
 		bb_progress("mem: %s, arena of %zu MiB", mem_op_name(p->ops[k]), a.bytes >> 20);
-		page_op(run, r, o, p, &a, p->ops[k]);
+		page_op(run, r, o, p, &a, p->ops[k], &eta);
 	}
 	bb_progress_clear();
 	free(a.order);
@@ -695,6 +703,20 @@ static uint64_t default_max(const struct bb_run *run)
 	return m > ARENA_MAX ? m : ARENA_MAX;
 }
 
+/* The distinct sizes of the sweep up to max. */
+static int sweep_count(const struct mem_opts *o, uint64_t max)
+{
+	size_t prev = 0, n;
+	int count = 0;
+
+	for (int k = 0; (n = sweep_point(o, k)) != 0 && n <= max; k++)
+		if (n != prev) {
+			count++;
+			prev = n;
+		}
+	return count;
+}
+
 void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem_opts *o,
 		       const struct mem_plan *p)
 {
@@ -702,6 +724,7 @@ void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem
 		     : o->max_size ? o->max_size : default_max(run);
 	size_t bytes, prev = 0;
 	unsigned char *src, *dst;
+	struct bb_eta eta;
 
 	if (o->nsizes)
 		max = fit_memory(run, max, 2, 1, "--sizes");
@@ -719,6 +742,7 @@ void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem
 		bb_kv_int(&r->params, "points_per_doubling", SWEEP_POINTS_PER_DOUBLING);
 	}
 	bb_kv_int(&r->params, "max_size", (long long)max);
+	bb_eta_start(&eta, sweep_count(o, max), "sizes");
 	for (int k = 0;; k++) {
 		size_t n = sweep_point(o, k);
 		if (n == 0 || n > max)
@@ -733,6 +757,7 @@ void mem_measure_sweep(struct bb_run *run, struct bb_result *r, const struct mem
 			struct sweep_ctx c = { NULL, p->ops[j], dst, src, n, 0, 0 };
 			sweep_row(run, r, o, p, &c);
 		}
+		bb_eta_step(&eta);
 	}
 	bb_progress_clear();
 	munmap(src, bytes);

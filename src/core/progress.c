@@ -1,6 +1,7 @@
 /* progress.c - notes and the terminal progress line of progress.h. */
 #include "progress.h"
 #include "error.h"
+#include "timer.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,4 +90,43 @@ void bb_fmt_duration(char *out, size_t len, double seconds)
 		snprintf(out, len, "about %.0f min", seconds / 60);
 	else
 		snprintf(out, len, "about %.1f h", seconds / 3600);
+}
+
+void bb_eta_start_w(struct bb_eta *e, int total, double wtotal, const char *what)
+{
+	e->t0 = bb_now();
+	e->total = total;
+	e->done = 0;
+	e->wtotal = wtotal;
+	e->wdone = 0;
+	e->said = 0;
+	e->what = what;
+}
+
+void bb_eta_start(struct bb_eta *e, int total, const char *what)
+{
+	bb_eta_start_w(e, total, total, what);
+}
+
+void bb_eta_step_w(struct bb_eta *e, double w)
+{
+	double spent = bb_now() - e->t0, all;
+	char took[32], dur[32];
+
+	e->done++;
+	e->wdone += w;
+	if (e->said || e->done >= e->total || !(e->wdone > 0))
+		return;
+	all = spent / e->wdone * e->wtotal;
+	if (all < BB_NOTE_SECONDS)
+		return;
+	bb_fmt_duration(took, sizeof took, spent);
+	bb_fmt_duration(dur, sizeof dur, all);
+	bb_note("%d of %d %s took %s: %s in all", e->done, e->total, e->what, took + 6, dur);
+	e->said = 1;
+}
+
+void bb_eta_step(struct bb_eta *e)
+{
+	bb_eta_step_w(e, 1);
 }

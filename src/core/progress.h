@@ -28,6 +28,20 @@ int bb_progress_line_was_broken(void);
 /* One line on stderr, "boardbench APPLET: ...", always. */
 void bb_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A measurement of total steps of roughly equal cost: once the steps done
+ * so far project BB_NOTE_SECONDS or more in all, one note says about how
+ * long ("mem: 2 of 24 rows took 3 s: about 36 s in all"), once. */
+struct bb_eta {
+	double t0, wtotal, wdone;   /* weights: the steps' expected costs */
+	int total, done, said;
+	const char *what;   /* "rows" */
+};
+void bb_eta_start(struct bb_eta *e, int total, const char *what);
+void bb_eta_step(struct bb_eta *e);
+/* The same for steps of unequal cost: their weights sum to wtotal. */
+void bb_eta_start_w(struct bb_eta *e, int total, double wtotal, const char *what);
+void bb_eta_step_w(struct bb_eta *e, double w);
+
 /* "512 MiB", "3.1 GiB", "1 KiB": binary units, never an exponent. */
 void bb_fmt_bytes(char *out, size_t len, double bytes);
 

@@ -57,3 +57,12 @@ jq -e '(.system.caches // []) as $c |
 	 if test("^L[0-9]+$") then ($deep == 0 or (.[1:] | tonumber) <= $deep) else true end] |
 	all' "$TMPD/l.json" >/dev/null
 tap $? "lat names a level Ln only where sysfs reports an Ln"
+
+# a step over 256 MiB says how much and about how long, before it starts
+$BB stream -s 16M -N 2 -t 1 >"$TMPD/st.out" 2>"$TMPD/st.err"
+grep -q '^boardbench stream: 3 arrays of 128 MiB (384 MiB in all), 2 rounds: about [0-9.]* \(s\|min\|h\)$' \
+	"$TMPD/st.err"
+tap $? "stream over 256 MiB: one line says how much memory and about how long"
+$BB stream -s 1M -N 2 -t 1 >"$TMPD/st.out" 2>"$TMPD/st.err"
+[ ! -s "$TMPD/st.err" ]
+tap $? "a small stream says nothing on stderr"
