@@ -601,7 +601,7 @@ static void record_params(struct bb_result *r, const struct lat_plan *p, const s
 	bb_kv_str(&r->params, "pages", buf->desc);
 	bb_kv_bool(&r->params, "hugepages_requested", o->hugepages);
 	bb_kv_int(&r->params, "min_bytes", (long long)p->sizes[0]);
-	bb_kv_int(&r->params, "max_bytes", (long long)p->sizes[p->n - 1]);
+	bb_kv_int(&r->params, "max_bytes", (long long)p->sizes[p->n ? p->n - 1 : 0]);  /* n 0: cut */
 	bb_kv_int(&r->params, "points_per_doubling", o->ppd);
 	bb_kv_int(&r->params, "samples", o->samples);
 	bb_kv_num(&r->params, "min_sample_s", bb_timer_min_sample(&run->timer) * LAT_SAMPLE_MARGIN);
