@@ -446,7 +446,7 @@ static void to_chart(const struct cbuild *c, const struct report *r, struct bb_c
 			s[i].colour = (int)b->run;
 		else
 			s[i].colour = (int)find_str(c->legends, &nleg, b->legend, 0);
-		s[i].dash = s[i].colour / 10;
+		s[i].dash = s[i].colour / bb_svg_colours();
 	}
 	for (size_t i = 0; i < c->nmarks; i++)
 		c->marks[i].colour = mark_colour(c, s, (size_t)c->marks[i].colour);
@@ -739,7 +739,7 @@ static void ts_series(struct tsbuild *b, const struct report *r, const struct bb
 	b->s[k] = (struct bb_chart_series){ .name = b->names[k], .n = m->n, .x = b->xs[k],
 					    .y = b->ys[k],
 					    .colour = r->ngroups > 1 ? (int)group_of(r, m) : (int)k };
-	b->s[k].dash = b->s[k].colour / 10;
+	b->s[k].dash = b->s[k].colour / bb_svg_colours();
 }
 
 /* Over time, per-stream lines are drawn for one run with several

@@ -41,6 +41,9 @@ struct frame {
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 	"#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22",
+	/* past ten series: the same hues, light and dark */
+	"#aec7e8", "#ff9896", "#98df8a", "#ffbb78", "#c5b0d5",
+	"#5254a3", "#8c6d31", "#843c39", "#637939", "#7b4173",
 };
 static const char *const dashes[] = { "", "7 4", "2 3", "9 3 2 3" };
 
@@ -49,6 +52,11 @@ static const char *const dashes[] = { "", "7 4", "2 3", "9 3 2 3" };
 const char *bb_svg_colour(int i)
 {
 	return palette[(unsigned)i % N_OF(palette)];
+}
+
+int bb_svg_colours(void)
+{
+	return (int)N_OF(palette);
 }
 
 static const char *dash(int i)

@@ -46,4 +46,7 @@ void bb_svg_chart(FILE *f, const struct bb_chart *c, int standalone);
 /* The colour of palette index i, as "#rrggbb". */
 const char *bb_svg_colour(int i);
 
+/* How many colours there are before they repeat (then with a dash). */
+int bb_svg_colours(void);
+
 #endif
