@@ -340,7 +340,7 @@ static void forest(FILE *f, const struct cmp *c)
 	fit_forest(&s, rows, n);
 	y1 = F_TOP + F_ROW * (double)n + 6;
 	height = y1 + 44;
-	fprintf(f, "<figure id=\"forest\">\n<svg width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
+	fprintf(f, "<figure class=\"forest\">\n<svg width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
 		   "role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n"
 		   "<rect width=\"%d\" height=\"%.0f\" fill=\"#fff\"/>\n", F_W, height, F_W, height,
 		F_W, height);

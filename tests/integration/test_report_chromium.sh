@@ -97,7 +97,7 @@ same_colour ab "--by side"
 # ---- A/B first ----
 H=$TMPD/ab.html
 v=$(grep -n '<table class="verdicts">' "$H" | cut -d: -f1)
-fo=$(grep -n '<figure id="forest">' "$H" | cut -d: -f1)
+fo=$(grep -n '<figure class="forest">' "$H" | cut -d: -f1)
 hl=$(grep -n '<table class="headlines">' "$H" | cut -d: -f1)
 ch=$(grep -n '<h2>Charts</h2>' "$H" | cut -d: -f1)
 [ -n "$v" ] && [ -n "$fo" ] && [ -n "$hl" ] && [ -n "$ch" ] && [ "$v" -lt "$fo" ] && \
