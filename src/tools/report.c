@@ -522,13 +522,31 @@ static void meta_labels(FILE *f, const struct bb_rrun *run)
 	}
 }
 
+/* An applet of a run, and why it is not charted: cut by a signal, failed,
+ * or (the "run" result of an interrupted suite) the applets never run. */
+static void meta_applet(FILE *f, const struct bb_rresult *r)
+{
+	const char *not_run = bb_rkv_str(&r->params, "not_run");
+
+	bb_xml_text(f, r->applet);
+	if (strcmp(r->applet, "run") == 0) {
+		if (not_run) {
+			fputs(" (suite cut short; not run: ", f);
+			bb_xml_text(f, not_run);
+			fputs(")", f);
+		}
+	} else if (strcmp(r->status, "interrupted") == 0) {
+		fputs(" (interrupted: left out)", f);
+	} else if (strcmp(r->status, "ok") != 0) {
+		fputs(" (failed: left out)", f);
+	}
+}
+
 static void meta_applets(FILE *f, const struct bb_rrun *run)
 {
 	for (size_t i = 0; i < run->n; i++) {
 		fputs(i ? ", " : "", f);
-		bb_xml_text(f, run->results[i].applet);
-		if (strcmp(run->results[i].status, "ok") != 0)
-			fputs(" (failed: left out)", f);
+		meta_applet(f, &run->results[i]);
 	}
 }
 

@@ -120,6 +120,12 @@ if $BB compare "$TMPD/csum.json" "$TMPD/csum.json" >"$TMPD/cmp.out" 2>&1 ||
 	$BB compare "$json" "$json" >"$TMPD/cmp2.out" 2>&1
 	expect_grep "the lat result was cut short (interrupted by SIGINT" "$TMPD/cmp2.out" \
 		"compare names run's interrupted applet"
+	expect_exit 0 "report of the interrupted run exits 0" -- \
+		$BB report "$json" "$TMPD/csum.json" -o "$TMPD/cut.html"
+	expect_grep "lat (interrupted: left out)" "$TMPD/cut.html" \
+		"report's runs table says lat was interrupted and left out"
+	expect_grep "csum (interrupted: left out)" "$TMPD/cut.html" \
+		"  ... and so for the interrupted csum run"
 else
 	tap 0 "compare # SKIP built without cJSON"
 fi
