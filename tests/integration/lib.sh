@@ -33,3 +33,16 @@ expect_exit() {
 expect_grep() {
 	if grep -q -- "$1" "$2"; then tap 0 "$3"; else tap 1 "$3 (no '$1' in $2)"; fi
 }
+
+# wait_for REGEX FILE [SECONDS]: until a line of FILE matches (default at
+# most 20 s): tests wait for an event, never for a guessed time.
+wait_for() {
+	_i=0
+	_n=$((${3:-20} * 10))
+	while [ $_i -lt $_n ]; do
+		grep -q -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}

@@ -11,17 +11,6 @@
 PIDS=""
 trap 'for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done; rm -rf "$TMPD"' EXIT
 
-# wait_for PATTERN FILE: up to 300 s for a line to appear.
-wait_for() {
-	i=0
-	while [ $i -lt 3000 ]; do
-		grep -q -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # wait_caught PID: up to 300 s until the process catches SIGINT (its
 # handler is in place: bit 2 of SigCgt in /proc/PID/status).
 wait_caught() {
@@ -49,7 +38,7 @@ OUT="$TMPD/results"
 $BB run --only stream,lat -o "$OUT" >"$TMPD/run.out" 2>"$TMPD/run.err" &
 P=$!
 PIDS="$PIDS $P"
-wait_for '^stream ' "$TMPD/run.out"
+wait_for '^stream ' "$TMPD/run.out" 300
 tap $? "run prints stream's summary line as soon as stream ends"
 kill -INT "$P"
 wait "$P"
@@ -78,7 +67,7 @@ tap $? "run: no temporary file is left"
 $BB stream -s 16M -N 200 -t 1 --json "$TMPD/s.json" >"$TMPD/s.out" 2>"$TMPD/s.err" &
 P=$!
 PIDS="$PIDS $P"
-wait_for 'precision of your system timer' "$TMPD/s.out"
+wait_for 'precision of your system timer' "$TMPD/s.out" 300
 tap $? "stream prints its header before it measures"
 grep -q '^Function' "$TMPD/s.out"
 [ $? -ne 0 ]

@@ -57,17 +57,6 @@ rx() {
 	PIDS="$PIDS $RXPID"
 }
 
-# wait_for REGEX FILE: until a line of FILE matches (at most 20 s).
-wait_for() {
-	i=0
-	while [ $i -lt 200 ]; do
-		grep -q -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # now: seconds since boot, to 10 ms.
 now() {
 	cut -d' ' -f1 /proc/uptime

@@ -94,17 +94,6 @@ wait_listen() {
 	return 1
 }
 
-# wait_for REGEX FILE: until a line matches (at most 20 s).
-wait_for() {
-	i=0
-	while [ $i -lt 200 ]; do
-		grep -q -- "$1" "$2" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 # rx NAME ARGS...: a receiver in namespace B, pid in RXPID.
 rx() {
 	name=$1
