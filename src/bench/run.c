@@ -219,6 +219,11 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 		}
 	}
 	bb_cli_no_operands(argc, argv);
+	/* several runs into one standard output would be no one JSON document */
+	if (o->repeat > 1 && cli->json && strcmp(cli->json, "-") == 0)
+		bb_die_value("--json", "-", "expected a file name: --repeat above 1 writes a file per run");
+	if (o->repeat > 1 && cli->csv && strcmp(cli->csv, "-") == 0)
+		bb_die_value("--csv", "-", "expected a file name: --repeat above 1 writes a file per run");
 }
 
 static int count_quick(const char *only)

@@ -164,6 +164,15 @@ for bad in 0 -1 abc 1001 "" 2.5; do
 	tap $? "  ... and writes no file"
 done
 
+# Several runs cannot be one document on standard output.
+for opt in --json --csv; do
+	expect_exit 2 "run --repeat 2 $opt - exits 2" -- \
+		sh -c "cd '$TMPD' && exec '$BB_ABS' run --repeat 2 --only csum $opt -"
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -qF -- "$opt" "$TMPD/err" && [ ! -s "$TMPD/out" ] &&
+		[ ! -e "$TMPD/--1" ] && [ ! -e "$TMPD/-1" ]
+	tap $? "  ... with one line naming $opt, before any run, and no file named after '-'"
+done
+
 # --json FILE and --csv FILE with --repeat N > 1: FILE-1.json ... FILE-N.json.
 expect_exit 0 "run --repeat 2 --json F.json --csv F.csv exits 0" -- \
 	$BB run --repeat 2 --only csum --json "$TMPD/rep.json" --csv "$TMPD/rep.csv"
