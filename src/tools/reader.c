@@ -25,20 +25,28 @@ struct rd {
 	size_t errlen;
 };
 
+/* One line into r->err: the file, where in it (when the fault is the
+ * file's), and what. */
+static void say(struct rd *r, int where, const char *fmt, va_list ap)
+{
+	char msg[256];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (where && r->plen)
+		snprintf(r->err, r->errlen, "%s: %s: %s", r->file, r->path, msg);
+	else
+		snprintf(r->err, r->errlen, "%s: %s", r->file, msg);
+}
+
 static int fail(struct rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int fail(struct rd *r, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	say(r, 1, fmt, ap);
 	va_end(ap);
-	if (r->plen)
-		snprintf(r->err, r->errlen, "%s: %s: %s", r->file, r->path, msg);
-	else
-		snprintf(r->err, r->errlen, "%s: %s", r->file, msg);
 	return -1;
 }
 
@@ -48,13 +56,11 @@ static int fail_resource(struct rd *r, const char *fmt, ...) __attribute__((form
 
 static int fail_resource(struct rd *r, const char *fmt, ...)
 {
-	char msg[256];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	say(r, 0, fmt, ap);
 	va_end(ap);
-	snprintf(r->err, r->errlen, "%s: %s", r->file, msg);
 	return BB_READ_RESOURCE;
 }
 
