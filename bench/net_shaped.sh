@@ -71,7 +71,7 @@ IFB=bbsf$$
 NET=10.$((200 + $$ % 50)).$(($$ / 50 % 250))
 A=$NET.1
 B=$NET.2
-PORT=$((20000 + $$ % 20000))
+PORT=$(sh "$top/tests/port_base.sh" $$)
 BURST=262144
 rx_pid=
 cleanup() {

@@ -117,7 +117,7 @@ measure() {
 			sh "$CPU_ROOT/$CG" "$ACCT_ROOT/$CG" "$@"
 	}
 
-	PORT=$((30000 + $$ % 10000))
+	PORT=$(sh "$top/tests/port_base.sh" $$)
 	wait_listen() {  # PORT
 		local i=0
 		while [ $i -lt 100 ]; do

@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Ports of our own, away from the defaults, different for parallel runs.
-PORT=$((20000 + $$ % 20000))
+PORT=$(sh tests/port_base.sh $$)
 next_port() {
 	PORT=$((PORT + 1))
 }
@@ -395,7 +395,8 @@ jqt "$TMPD/gro.json" ".results[0].series[] | select(.variant == \"total\") |
 	.values.udp_datagrams + .values.udp_lost == $want and .values.udp_streams_announced == 2" \
 	"JSON: GRO batches are split back into 2 x 3000 datagrams (the kernel dropped $dropped)"
 
-if [ -e /proc/net/if_inet6 ]; then
+# Only where ::1 is on the loopback (a machine can have IPv6 and not there).
+if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
 	next_port
 	rx v6 $BB ttcp -r -s -6 -p $PORT --accept-timeout 20
 	wait_listen $PORT
@@ -403,9 +404,11 @@ if [ -e /proc/net/if_inet6 ]; then
 		timeout 30 $BB ttcp -t -s -6 -n 100 -p $PORT ::1
 	rx_wait
 	[ "$RXRC" -eq 0 ] && grep -q '^ttcp-r: accept from ::1$' "$TMPD/v6.err"
-	tap $? "-6: the receiver accepts from ::1"
+	ok=$?
+	tap $ok "-6: the receiver accepts from ::1"
+	[ $ok -eq 0 ] || sed 's/^/#   receiver: /' "$TMPD/v6.err"
 else
-	tap 0 "# SKIP no IPv6 here"
+	tap 0 "# SKIP no ::1 on this machine's loopback"
 fi
 
 # ---- faults ----

@@ -73,7 +73,7 @@ FRAME=$((MTU + 14))    # tbf counts whole Ethernet frames
 RMEM=$(inB cat /proc/sys/net/ipv4/tcp_rmem 2>/dev/null | awk '{ print $2 }')
 [ -n "$RMEM" ] || RMEM=6291456
 
-PORT=$((20000 + $$ % 20000))
+PORT=$(sh tests/port_base.sh $$)
 
 # now: seconds since boot, to 10 ms.
 now() {
