@@ -14,23 +14,9 @@
 #include <stdio.h>
 
 #include "cycles.h"
+#include "kv.h"
 #include "sysinfo.h"
 #include "timer.h"
-
-enum bb_kv_type { BB_KV_STR, BB_KV_NUM, BB_KV_INT, BB_KV_BOOL };
-
-struct bb_kv {
-	char *key;
-	enum bb_kv_type type;
-	char *s;
-	double d;
-	long long i;
-};
-
-struct bb_kvlist {
-	struct bb_kv *v;
-	size_t n, cap;
-};
 
 struct bb_series {
 	char *name;          /* "Triad" */
@@ -69,15 +55,6 @@ struct bb_run {
 	struct bb_result **results;
 	size_t n, cap;
 };
-
-/* key/value lists */
-void bb_kv_str(struct bb_kvlist *l, const char *key, const char *val);
-void bb_kv_num(struct bb_kvlist *l, const char *key, double val);
-void bb_kv_int(struct bb_kvlist *l, const char *key, long long val);
-void bb_kv_bool(struct bb_kvlist *l, const char *key, int val);
-const struct bb_kv *bb_kv_get(const struct bb_kvlist *l, const char *key);
-double bb_kv_getnum(const struct bb_kvlist *l, const char *key, double dflt);
-void bb_kv_free(struct bb_kvlist *l);
 
 /* runs: collects system, clock and cycle information */
 struct bb_run *bb_run_new(int argc, char **argv);

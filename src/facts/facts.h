@@ -1,0 +1,24 @@
+/* facts.h - what tells boards and setups apart, recorded in a results
+ * file's `system` as flat string keys with dotted names ("dt.model",
+ * "soc.revision", "cpu.pvr", "kernel.config.CONFIG_HZ", "net.core.rmem_max",
+ * "clock.policy0.max_khz"), so that `compare` can name every one that differs.
+ * Each source is a small reader of its own (one file each in src/facts/),
+ * reading through root.h; a reader adds nothing for what the system does not
+ * expose.  Keys of values that vary by design (a temperature, a current
+ * frequency) end in ".now" and are never called a difference. */
+#ifndef BB_FACTS_H
+#define BB_FACTS_H
+
+#include "core/kv.h"
+
+/* Every reader below, in this order. */
+void bb_facts_collect(struct bb_kvlist *kv);
+
+void bb_facts_dt(struct bb_kvlist *kv);        /* dt.*, soc.* (device tree, soc0) */
+void bb_facts_cpu(struct bb_kvlist *kv);       /* cpu.* by architecture */
+void bb_facts_kernel(struct bb_kvlist *kv);    /* kernel.* (release, cmdline, config) */
+void bb_facts_firmware(struct bb_kvlist *kv);  /* firmware.*, board.*, memory.* */
+void bb_facts_clocks(struct bb_kvlist *kv);    /* clock.*, thermal.* */
+void bb_facts_netsys(struct bb_kvlist *kv);    /* net.* sysctls */
+
+#endif
