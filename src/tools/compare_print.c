@@ -9,6 +9,7 @@
 #include "core/calib.h"
 #include "core/emit.h"
 #include "tools/compare.h"
+#include "tools/differ.h"
 #include "tools/power.h"
 #include "tools/runinfo.h"
 
@@ -502,6 +503,32 @@ static int write_csv(const struct cmp *c, const char *path)
 	return bb_out_close(&out) ? 1 : 0;
 }
 
+/* ---- what else differs ---- */
+
+/* The recorded fields in which A and B differ, those that may explain a
+ * claimed change first. */
+static void print_differences(const struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
+{
+	const char *claimed_apps[64];
+	size_t nclaimed = 0;
+	struct bb_diffs d;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const char *applet = c->rows[i].a->m->applet;
+		size_t j;
+		if (!claimed(&c->rows[i]) || c->rows[i].a->m->aux)
+			continue;
+		for (j = 0; j < nclaimed && strcmp(claimed_apps[j], applet); j++)
+			;
+		if (j == nclaimed && nclaimed < sizeof claimed_apps / sizeof claimed_apps[0])
+			claimed_apps[nclaimed++] = applet;
+	}
+	bb_diffs_find(&d, A, B);
+	bb_diffs_rank(&d, claimed_apps, nclaimed);
+	bb_diffs_print(&d, c->o->all);
+	bb_diffs_free(&d);
+}
+
 /* ---- all of it ---- */
 
 static int any_regressed(const struct cmp *c)
@@ -522,7 +549,6 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 	bb_runs_warn_failed("A", A);
 	if (!o->variants) {
 		bb_runs_warn_failed("B", B);
-		bb_runs_warn_differences(A, B);
 		if (A->n == 1 || B->n == 1)
 			printf("warning: a side is a single run: the test sees the noise within a run, "
 			       "not from run to run (which on a shared or virtual machine can be far "
@@ -532,6 +558,8 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 		printf("\nno metric is in both A and B\n");
 	else {
 		print_summary(c);
+		if (!o->variants)
+			print_differences(c, A, B);
 		print_table(c);
 		print_notes(c);
 	}
