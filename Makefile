@@ -91,7 +91,7 @@ endif
 $(info boardbench: no cJSON (libcjson) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the compare and report applets)
 TOOLS_SRC := src/tools/absent.c src/tools/toolopts.c
 TOOLS_TEST_OBJ :=
-UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metrics),$(UNIT_BIN))
+UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metrics differ),$(UNIT_BIN))
 endif
 APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
 $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
