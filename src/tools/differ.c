@@ -73,6 +73,11 @@ static int system_skipped(const char *key)
 	return ends(key, ".now");
 }
 
+int bb_diff_system_key(const char *key)
+{
+	return !system_skipped(key);
+}
+
 /* ---- which applets a field can move ---- */
 
 static const struct {

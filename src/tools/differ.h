@@ -36,6 +36,10 @@ void bb_diffs_rank(struct bb_diffs *d, const char *const *claimed, size_t nclaim
 /* 1 when the field may explain a change in applet. */
 int bb_diff_explains(const struct bb_diff *x, const char *applet);
 
+/* 1 when a key of `system` is a setting that can differ, 0 when its value
+ * varies by design (free memory, the current clock, keys ending ".now"). */
+int bb_diff_system_key(const char *key);
+
 /* The section: a line per field, values cut at 60 characters unless all;
  * at most 20 lines unless all. */
 void bb_diffs_print(const struct bb_diffs *d, int all);

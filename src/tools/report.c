@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/version.h"
 #include "tools/compare.h"
+#include "tools/differ.h"
 #include "tools/metrics.h"
 #include "tools/report_ab.h"
 #include "tools/svg.h"
@@ -463,6 +464,7 @@ static const char html_head[] =
 	"body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1000px; }\n"
 	"table { border-collapse: collapse; font-size: 13px; }\n"
 	".runs { overflow-x: auto; }\n"
+	".runs tr.differs th, .runs tr.differs td { font-weight: bold; }\n"
 	"td { min-width: 9em; max-width: 22em; overflow-wrap: break-word; }\n"
 	"th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }\n"
 	"th { background: #f3f3f3; }\n"
@@ -482,7 +484,7 @@ static void html_text(FILE *f, const char *tag, const char *s)
 }
 
 enum meta_src { META_SYS, META_TOOL, META_PATH, META_LABELS, META_STARTED, META_CACHES,
-		META_APPLETS, META_CALIB };
+		META_APPLETS, META_CALIB, META_FACT };
 
 struct meta_row {
 	const char *label;
@@ -510,6 +512,19 @@ static const struct meta_row meta_rows[] = {
 	{ "compiler flags", META_TOOL, "cflags" },
 	{ "boardbench", META_TOOL, "version" },
 	{ "git revision", META_TOOL, "git" },
+};
+
+/* Board identity: a row only when some run recorded it. */
+static const struct meta_row fact_rows[] = {
+	{ "board (device tree)", META_FACT, "dt.model" },
+	{ "compatible", META_FACT, "dt.compatible" },
+	{ "SoC", META_FACT, "soc.soc_id" },
+	{ "SoC family", META_FACT, "soc.family" },
+	{ "SoC revision", META_FACT, "soc.revision" },
+	{ "firmware", META_FACT, "firmware.bios_version" },
+	{ "kernel release", META_FACT, "kernel.release" },
+	{ "kernel HZ", META_FACT, "kernel.hz" },
+	{ "preemption", META_FACT, "kernel.preempt" },
 };
 
 static void meta_labels(FILE *f, const struct bb_rrun *run)
@@ -580,9 +595,80 @@ static void meta_cell(FILE *f, const struct bb_rrun *run, const struct meta_row 
 	case META_LABELS: meta_labels(f, run); break;
 	case META_APPLETS: meta_applets(f, run); break;
 	case META_CALIB: meta_calib(f, run); break;
+	case META_FACT: s = bb_rkv_str(&run->system, row->key); break;
 	}
 	bb_xml_text(f, s ? s : "");
 	fputs("</td>", f);
+}
+
+/* 1 when some run recorded the system fact. */
+static int fact_recorded(const struct report *r, const char *key)
+{
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const char *v = bb_rkv_str(&r->runs.r[i].system, key);
+		if (v && v[0])
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when the runs do not all record the same value (absent: ""). */
+static int fact_differs(const struct report *r, const char *key)
+{
+	const char *first = NULL;
+
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const char *v = bb_rkv_str(&r->runs.r[i].system, key);
+		if (!first)
+			first = v ? v : "";
+		else if (strcmp(first, v ? v : ""))
+			return 1;
+	}
+	return 0;
+}
+
+static int fact_in_rows(const char *key)
+{
+	for (size_t k = 0; k < sizeof meta_rows / sizeof meta_rows[0]; k++)
+		if (meta_rows[k].src == META_SYS && strcmp(meta_rows[k].key, key) == 0)
+			return 1;
+	for (size_t k = 0; k < sizeof fact_rows / sizeof fact_rows[0]; k++)
+		if (strcmp(fact_rows[k].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+static void meta_row_out(FILE *f, const struct report *r, const struct meta_row *row, int differs)
+{
+	fputs(differs ? "<tr class=\"differs\">" : "<tr>", f);
+	html_text(f, "th", row->label);
+	for (size_t i = 0; i < r->runs.n; i++)
+		meta_cell(f, &r->runs.r[i], row);
+	fputs("</tr>\n", f);
+}
+
+/* Every other system fact whose value is not the same in every run (those
+ * that vary by design aside), each key once, in the order first seen. */
+static void meta_other_facts(FILE *f, const struct report *r)
+{
+	const char *said[256];
+	size_t nsaid = 0;
+
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct bb_rkvs *l = &r->runs.r[i].system;
+		for (size_t k = 0; k < l->n && nsaid < sizeof said / sizeof said[0]; k++) {
+			const char *key = l->v[k].key;
+			const struct meta_row row = { key, META_FACT, key };
+			size_t j;
+			for (j = 0; j < nsaid && strcmp(said[j], key); j++)
+				;
+			if (j < nsaid || fact_in_rows(key) || !bb_diff_system_key(key) ||
+			    !fact_differs(r, key))
+				continue;
+			said[nsaid++] = key;
+			meta_row_out(f, r, &row, 1);
+		}
+	}
 }
 
 static void meta_table(FILE *f, const struct report *r)
@@ -592,13 +678,21 @@ static void meta_table(FILE *f, const struct report *r)
 		html_text(f, "th", r->names[i]);
 	fputs("</tr>\n", f);
 	for (size_t k = 0; k < sizeof meta_rows / sizeof meta_rows[0]; k++) {
-		fputs("<tr>", f);
-		html_text(f, "th", meta_rows[k].label);
-		for (size_t i = 0; i < r->runs.n; i++)
-			meta_cell(f, &r->runs.r[i], &meta_rows[k]);
-		fputs("</tr>\n", f);
+		const struct meta_row *row = &meta_rows[k];
+		int differs = row->src == META_SYS && r->runs.n > 1 && fact_differs(r, row->key) &&
+			      bb_diff_system_key(row->key);
+		meta_row_out(f, r, row, differs);
 	}
+	for (size_t k = 0; k < sizeof fact_rows / sizeof fact_rows[0]; k++)
+		if (fact_recorded(r, fact_rows[k].key))
+			meta_row_out(f, r, &fact_rows[k], fact_differs(r, fact_rows[k].key));
+	if (r->runs.n > 1)
+		meta_other_facts(f, r);
 	fputs("</table></div>\n", f);
+	if (r->runs.n > 1)
+		fputs("<p class=\"note\">Rows in bold differ among the runs (values that vary by "
+		      "design, such as free memory or a temperature, are not shown as such).</p>\n",
+		      f);
 }
 
 /* ---- output ---- */

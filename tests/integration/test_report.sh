@@ -48,12 +48,34 @@ tap $? "report.html is complete"
 
 # ---- metadata ----
 for row in "host" "CPU" "kernel" "labels" "compiler" "compiler flags" "governor"; do
-	grep -q "<tr><th>$row</th>" "$H"
+	grep -Eq "<tr( class=\"differs\")?><th>$row</th>" "$H"
 	tap $? "the runs table has a '$row' row"
 done
 expect_grep "<td>PMU=1</td>" "$H" "the runs table shows the labels"
 grep -q '<tr><th>CPU speed (ns per dependent add)</th>.*<td>[0-9.]* ([0-9.]* to [0-9.]* over 6 samples)</td>' "$H"
 tap $? "the runs table gives the CPU's speed of the fresh lat run (6 samples)"
+
+# Board identity and setup: a row for each identity fact some run recorded,
+# in bold where the runs differ, and a bold row for every other fact that
+# differs (never one that varies by design).
+F=$TMPD/facts
+mkdir -p "$F"
+jq '.system += {"dt.model": "Board rev A4", "soc.revision": "1.0", "net.core.rmem_max": "131071",
+	"thermal.zone0.temp_c.now": "41.0", "kernel.hz": "250"}' "$R/pmu1.json" >"$F/a4.json"
+jq '.system += {"dt.model": "Board rev C", "soc.revision": "2.1", "net.core.rmem_max": "131071",
+	"thermal.zone0.temp_c.now": "57.5", "kernel.hz": "250"}' "$R/pmu0.json" >"$F/c.json"
+expect_exit 0 "report of two runs with board facts exits 0" -- $BB report "$F" -o "$F/r.html"
+grep -q '<tr class="differs"><th>board (device tree)</th><td>Board rev A4</td><td>Board rev C</td>' \
+	"$F/r.html"
+tap $? "  ... the board row, in bold: the runs differ"
+grep -q '<tr class="differs"><th>SoC revision</th><td>1.0</td><td>2.1</td>' "$F/r.html"
+tap $? "  ... the SoC revision row, in bold"
+grep -q '<tr><th>kernel HZ</th><td>250</td><td>250</td>' "$F/r.html"
+tap $? "  ... a fact both runs share: a plain row"
+! grep -q 'net.core.rmem_max' "$F/r.html" && ! grep -q 'temp_c.now' "$F/r.html"
+tap $? "  ... no row for a shared sysctl or for a temperature (it varies by design)"
+! grep -q '<th>board (device tree)</th>' "$H"
+tap $? "  ... and no board row when no run recorded one"
 
 # ---- one chart per measurement ----
 # csum: several runs of several variants, a small panel per variant
