@@ -323,3 +323,91 @@ int bb_sock_accept(int lfd, double timeout_s, struct bb_addr *peer)
 		return -2;
 	return rc;
 }
+
+/* ---- socket buffers, read back ---- */
+
+int bb_sockbuf_granted(int stored)
+{
+#ifdef __linux__
+	return stored / 2;
+#else
+	return stored;
+#endif
+}
+
+static int read_buf(int fd, int opt)
+{
+	int v = 0;
+	socklen_t sl = sizeof v;
+
+	if (getsockopt(fd, SOL_SOCKET, opt, &v, &sl) != 0 || v <= 0)
+		return -1;
+	return bb_sockbuf_granted(v);
+}
+
+int bb_sockbuf_read(int fd, int requested, struct bb_sockbuf *b)
+{
+	b->requested = requested > 0 ? requested : 0;
+	b->snd = read_buf(fd, SO_SNDBUF);
+	b->rcv = read_buf(fd, SO_RCVBUF);
+	return b->snd >= 0 && b->rcv >= 0 ? 0 : -1;
+}
+
+int bb_sockbuf_capped(const struct bb_sockbuf *b)
+{
+	int c = 0;
+
+	if (b->requested <= 0)
+		return 0;
+	if (b->snd >= 0 && b->snd < b->requested)
+		c |= BB_SOCKBUF_SND_CAPPED;
+	if (b->rcv >= 0 && b->rcv < b->requested)
+		c |= BB_SOCKBUF_RCV_CAPPED;
+	return c;
+}
+
+const char *bb_sockbuf_cap_sysctl(int capped)
+{
+	switch (capped & (BB_SOCKBUF_SND_CAPPED | BB_SOCKBUF_RCV_CAPPED)) {
+	case BB_SOCKBUF_SND_CAPPED:
+		return "net.core.wmem_max";
+	case BB_SOCKBUF_RCV_CAPPED:
+		return "net.core.rmem_max";
+	case BB_SOCKBUF_SND_CAPPED | BB_SOCKBUF_RCV_CAPPED:
+		return "net.core.wmem_max,net.core.rmem_max";
+	default:
+		return "";
+	}
+}
+
+/* "net.core.rmem_max (131071)", or without the value when unknown. */
+static void sysctl_named(char *buf, size_t len, const char *name, long long v)
+{
+	if (v >= 0)
+		snprintf(buf, len, "%s (%lld)", name, v);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
+void bb_sockbuf_warning(char *buf, size_t len, const char *who, const struct bb_sockbuf *b,
+			long long wmem_max, long long rmem_max)
+{
+	int c = bb_sockbuf_capped(b), snd = c & BB_SOCKBUF_SND_CAPPED;
+	char w[64], r[64];
+
+	buf[0] = '\0';
+	if (!c)
+		return;
+	sysctl_named(w, sizeof w, "net.core.wmem_max", wmem_max);
+	sysctl_named(r, sizeof r, "net.core.rmem_max", rmem_max);
+	if (c == (BB_SOCKBUF_SND_CAPPED | BB_SOCKBUF_RCV_CAPPED))
+		snprintf(buf, len, "%s: warning: asked for %d-byte socket buffers, got %d to send "
+			 "and %d to receive: %s and %s cap them; raise them with: sysctl -w "
+			 "net.core.wmem_max=%d net.core.rmem_max=%d", who, b->requested, b->snd,
+			 b->rcv, w, r, b->requested, b->requested);
+	else
+		snprintf(buf, len, "%s: warning: asked for a %d-byte %s buffer, got %d: %s caps it; "
+			 "raise it with: sysctl -w %s=%d", who, b->requested,
+			 snd ? "send" : "receive", snd ? b->snd : b->rcv, snd ? w : r,
+			 bb_sockbuf_cap_sysctl(c), b->requested);
+}

@@ -71,4 +71,32 @@ int bb_sock_listen(int family, const struct bb_addr *local, const struct bb_sock
  * -2 on timeout.  The peer's address goes to peer if not NULL. */
 int bb_sock_accept(int lfd, double timeout_s, struct bb_addr *peer);
 
+/* Socket buffers as a user compares them with what was asked: Linux
+ * stores double the SO_SNDBUF/SO_RCVBUF it grants (the second half pays
+ * for its bookkeeping) and reads that back, so granted = stored / 2 there.
+ * A request above net.core.wmem_max/rmem_max is cut to it silently. */
+struct bb_sockbuf {
+	int requested;    /* what was asked for both (-b), 0 = none: kernel defaults */
+	int snd, rcv;     /* granted bytes, -1 unknown */
+};
+
+#define BB_SOCKBUF_SND_CAPPED 1
+#define BB_SOCKBUF_RCV_CAPPED 2
+
+/* What the kernel grants for a stored (read back) value. */
+int bb_sockbuf_granted(int stored);
+/* Reads back both buffers of fd; 0, or -1 with the unknown ones at -1. */
+int bb_sockbuf_read(int fd, int requested, struct bb_sockbuf *b);
+/* Which buffers came out smaller than asked (BB_SOCKBUF_*_CAPPED bits). */
+int bb_sockbuf_capped(const struct bb_sockbuf *b);
+/* The sysctl(s) that cap them: "net.core.rmem_max", "net.core.wmem_max",
+ * both joined by a comma, or "" when nothing is capped. */
+const char *bb_sockbuf_cap_sysctl(int capped);
+/* The one warning line (no newline) for a capped buffer, "" when none:
+ *   who: warning: asked for a 262144-byte receive buffer, got 131071:
+ *   net.core.rmem_max (131071) caps it; raise it with: sysctl -w ...
+ * wmem_max/rmem_max are the sysctls' values, -1 when unknown. */
+void bb_sockbuf_warning(char *buf, size_t len, const char *who, const struct bb_sockbuf *b,
+			long long wmem_max, long long rmem_max);
+
 #endif

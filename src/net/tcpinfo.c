@@ -23,8 +23,21 @@ int bb_tcpinfo_get(int fd, struct bb_tcpinfo *ti)
 	ti->total_retrans = info.tcpi_total_retrans;
 	ti->rtt_us = info.tcpi_rtt;
 	ti->rttvar_us = info.tcpi_rttvar;
+	ti->rcv_rtt_us = info.tcpi_rcv_rtt;
 	ti->snd_cwnd = info.tcpi_snd_cwnd;
 	ti->snd_mss = info.tcpi_snd_mss;
 	ti->pmtu = info.tcpi_pmtu;
 	return 0;
+}
+
+double bb_window_bound_bps(double window_bytes, double rtt_s)
+{
+	if (!(window_bytes > 0) || !(rtt_s > 0))
+		return 0;
+	return window_bytes * 8.0 / rtt_s;
+}
+
+int bb_window_limited(double measured_bps, double bound_bps)
+{
+	return bound_bps > 0 && measured_bps >= BB_WINDOW_LIMITED_FRACTION * bound_bps;
 }
