@@ -74,6 +74,7 @@ struct ttcp_stream {
 	int wake_fd;                  /* the controller's wake pipe */
 	unsigned char *mem;           /* the allocation behind x.buf */
 	struct bb_tcpinfo ti;         /* at the end */
+	struct bb_sockbuf sockbuf;    /* read back once connected or accepted */
 	char peer[BB_ADDR_TEXT];
 	uint64_t iv_bytes;            /* bytes at the previous interval */
 	uint32_t iv_retrans;
@@ -97,6 +98,7 @@ struct ttcp_session {
 	char error[256];              /* a failure before or outside the streams */
 	struct bb_addr local;         /* quick profile: the listening address */
 	int listen_fd;                /* quick profile: opened by the caller, else -1 */
+	int sockbuf_warned;           /* the capped-buffer warning was printed */
 };
 
 /* ttcp.c */
@@ -132,6 +134,10 @@ int ttcp_interrupted(void);
 
 /* ttcp_model.c */
 void ttcp_model_params(struct ttcp_session *s);
+/* Stream t's socket is connected (tx) or accepted (rx): its buffers read
+ * back (one warning on stderr for the first one capped), and for the first
+ * stream the interface it uses, into the params. */
+void ttcp_model_socket(struct ttcp_session *s, struct ttcp_stream *t);
 void ttcp_model_interval(struct ttcp_session *s, double from, double to);
 void ttcp_model_finish(struct ttcp_session *s);
 int ttcp_model_complete(const struct bb_result *r);

@@ -4,10 +4,12 @@
  * UDP loss/jitter.  JSON stores base units: bytes, seconds, bits/s. */
 #include "ttcp_applet.h"
 #include "core/error.h"
+#include "facts/netif.h"
 #include "net/classic.h"
 #include "net/udpstat.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,6 +84,63 @@ void ttcp_model_params(struct ttcp_session *s)
 	params_classic(p, s->o);
 	params_modern(p, s);
 	params_notes(p, s->o);
+}
+
+/* ---- the socket: buffers read back, the interface ---- */
+
+static void put_sockbuf(struct bb_kvlist *p, const struct bb_sockbuf *b)
+{
+	bb_kv_int(p, "sockbuf_requested", b->requested);
+	if (b->snd >= 0)
+		bb_kv_int(p, "sndbuf_granted", b->snd);
+	if (b->rcv >= 0)
+		bb_kv_int(p, "rcvbuf_granted", b->rcv);
+	bb_kv_str(p, "sockbuf_capped_by", bb_sockbuf_cap_sysctl(bb_sockbuf_capped(b)));
+}
+
+/* The interface the socket uses, as if.name, if.driver, if.mtu, ... */
+static void put_interface(struct bb_kvlist *p, int fd)
+{
+	struct bb_netif n;
+
+	if (bb_netif_for_socket(fd, &n) == 0)
+		bb_netif_kv(&n, "if.", p);
+}
+
+static long long sysctl_or_unknown(const char *name)
+{
+	long long v;
+
+	return bb_netsys_llong(name, &v) == 0 ? v : -1;
+}
+
+static void warn_capped(const struct ttcp_session *s, const struct bb_sockbuf *b)
+{
+	char line[512];
+
+	bb_sockbuf_warning(line, sizeof line, s->o->transmit ? "ttcp-t" : "ttcp-r", b,
+			   sysctl_or_unknown("net.core.wmem_max"),
+			   sysctl_or_unknown("net.core.rmem_max"));
+	fflush(stdout);
+	fprintf(stderr, "%s\n", line);
+}
+
+void ttcp_model_socket(struct ttcp_session *s, struct ttcp_stream *t)
+{
+	struct bb_kvlist *p = &s->r->params;
+	int first = s->n > 0 && s->st[0] == t;
+
+	bb_sockbuf_read(t->x->fd, s->o->sockbuf, &t->sockbuf);
+	if (first) {
+		put_sockbuf(p, &t->sockbuf);
+		put_interface(p, t->x->fd);
+	}
+	if (bb_sockbuf_capped(&t->sockbuf) && !s->sockbuf_warned) {
+		s->sockbuf_warned = 1;
+		if (!first)
+			put_sockbuf(p, &t->sockbuf);   /* the stream that was capped */
+		warn_capped(s, &t->sockbuf);
+	}
 }
 
 /* ---- series helpers ---- */
@@ -371,6 +430,38 @@ static void run_facts(struct ttcp_session *s)
 	}
 }
 
+/* The window each stream fills, read back at the end (autotuning may
+ * have grown it without -b): the sender's send buffer, the receiver's
+ * receive buffer; with each stream's RTT (the receiver's own estimate
+ * when it has one), the bound window / RTT summed over the streams. */
+static void window_facts(struct ttcp_session *s, double measured_bps)
+{
+	struct bb_kvlist *p = &s->r->params;
+	double bound = 0, rtt = 0, window = 0;
+	int k = 0;
+
+	for (int i = 0; i < s->n && is_tcp(s); i++) {
+		const struct bb_tcpinfo *ti = &s->st[i]->ti;
+		uint32_t rtt_us = !s->o->transmit && ti->rcv_rtt_us ? ti->rcv_rtt_us : ti->rtt_us;
+		struct bb_sockbuf b;
+		int w;
+
+		if (!ti->ok || rtt_us == 0 || bb_sockbuf_read(s->st[i]->x->fd, 0, &b) != 0)
+			continue;
+		w = s->o->transmit ? b.snd : b.rcv;
+		bound += bb_window_bound_bps(w, rtt_us * 1e-6);
+		window += w;
+		rtt += rtt_us * 1e-6;
+		k++;
+	}
+	if (k == 0)
+		return;
+	bb_kv_int(p, "window_bytes", llround(window / k));
+	bb_kv_num(p, "rtt_s", rtt / k);
+	bb_kv_num(p, "window_bound_bps", bound);
+	bb_kv_bool(p, "window_limited", bb_window_limited(measured_bps, bound));
+}
+
 /* Why the result is incomplete ("" when it is complete). */
 static void incompleteness(const struct ttcp_session *s, char *why, size_t len)
 {
@@ -437,6 +528,7 @@ void ttcp_model_finish(struct ttcp_session *s)
 	if (s->o->udp && !s->o->transmit)
 		udp_flows(s, &ser->values);
 	run_facts(s);
+	window_facts(s, bb_kv_getnum(&ser->values, "bits_per_s", 0));
 	incompleteness(s, why, sizeof why);
 	bb_kv_bool(&s->r->params, "complete", why[0] == '\0');
 	snprintf(msg, sizeof msg, "%s%s", why[0] ? "incomplete: " : "complete", why);

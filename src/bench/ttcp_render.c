@@ -184,6 +184,82 @@ static void render_peer(FILE *f, const struct bb_result *r, const struct bb_seri
 		vnum(s0, "peer_header_bytes"));
 }
 
+/* -v: "ttcp-t: socket buffers: asked 262144, granted 262144 to send,
+ * 131071 to receive (net.core.rmem_max caps it)". */
+static void render_sockbuf(FILE *f, const struct bb_result *r)
+{
+	const char *capped = ttcp_param_str(r, "sockbuf_capped_by");
+
+	if (!bb_kv_get(&r->params, "sndbuf_granted") || !bb_kv_get(&r->params, "rcvbuf_granted"))
+		return;
+	fprintf(f, "%s: socket buffers: ", who(r));
+	if (pnum(r, "sockbuf_requested") > 0)
+		fprintf(f, "asked %.0f, granted", pnum(r, "sockbuf_requested"));
+	else
+		fprintf(f, "kernel defaults,");
+	fprintf(f, " %.0f to send, %.0f to receive", pnum(r, "sndbuf_granted"),
+		pnum(r, "rcvbuf_granted"));
+	if (capped[0])
+		fprintf(f, " (capped by %s)", capped);
+	fputc('\n', f);
+}
+
+static const char *onoff(const struct bb_result *r, const char *key)
+{
+	const struct bb_kv *kv = bb_kv_get(&r->params, key);
+
+	return !kv ? "?" : kv->i ? "on" : "off";
+}
+
+static const char *or_dash(const struct bb_result *r, const char *key)
+{
+	const char *v = ttcp_param_str(r, key);
+
+	return v[0] ? v : "-";
+}
+
+/* -v: "ttcp-t: interface eth0: driver e1000e 3.2.6-k, firmware 0.13-4, bus
+ * 0000:00:19.0, 1000 Mbit/s full duplex, mtu 1500, txqueuelen 1000" and
+ * its offloads on a second line. */
+static void render_interface(FILE *f, const struct bb_result *r)
+{
+	const char *name = ttcp_param_str(r, "if.name");
+
+	if (!name[0])
+		return;
+	fprintf(f, "%s: interface %s: driver %s%s%s, firmware %s, bus %s, ", who(r), name,
+		or_dash(r, "if.driver"), ttcp_param_str(r, "if.driver_version")[0] ? " " : "",
+		ttcp_param_str(r, "if.driver_version"), or_dash(r, "if.firmware_version"),
+		or_dash(r, "if.bus"));
+	if (pnum(r, "if.speed_mbps") > 0)
+		fprintf(f, "%.0f Mbit/s %s duplex, ", pnum(r, "if.speed_mbps"), or_dash(r, "if.duplex"));
+	else
+		fprintf(f, "link speed unknown, ");
+	fprintf(f, "mtu %.0f, txqueuelen %.0f\n", pnum(r, "if.mtu"), pnum(r, "if.txqueuelen"));
+	fprintf(f, "%s: interface %s offloads: tso %s, gso %s, gro %s, rx-checksum %s, "
+		   "tx-checksum %s, scatter-gather %s\n", who(r), name, onoff(r, "if.tso"),
+		onoff(r, "if.gso"), onoff(r, "if.gro"), onoff(r, "if.rx_checksum"),
+		onoff(r, "if.tx_checksum"), onoff(r, "if.sg"));
+}
+
+/* "ttcp-r: window-limited: a 131071-byte window per 0.120 ms round trip
+ * allows at most 8.738 Gbit/s; measured 7.950 Gbit/s (91%)". */
+static void render_window(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	char bound[48], got[48];
+	double b = pnum(r, "window_bound_bps");
+
+	if (!pnum(r, "window_limited") || b <= 0)
+		return;
+	bb_fmt_si_rate(bound, sizeof bound, b);
+	bb_fmt_si_rate(got, sizeof got, vnum(t, "bits_per_s"));
+	fprintf(f, "%s: window-limited: a %.0f-byte window per %.3f ms round trip allows at most "
+		   "%s%s; measured %s (%.0f%%): a larger -b may help\n", who(r),
+		pnum(r, "window_bytes"), pnum(r, "rtt_s") * 1e3, bound,
+		pnum(r, "streams") > 1 ? " over all streams" : "", got,
+		100.0 * vnum(t, "bits_per_s") / b);
+}
+
 static const char *without_prefix(const char *s, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -206,6 +282,11 @@ void ttcp_render_report(FILE *f, const struct bb_result *r)
 	render_peer(f, r, bb_result_find(r, "transfer", "stream0"));
 	render_si(f, r, t);
 	render_cpu(f, r, t);
+	render_window(f, r, t);
+	if (pnum(r, "verbose")) {
+		render_sockbuf(f, r);
+		render_interface(f, r);
+	}
 	for (size_t i = 0; i < r->n; i++)
 		if (!strcmp(r->series[i]->name, "transfer") && strcmp(r->series[i]->variant, "total"))
 			render_stream(f, r, r->series[i], many);

@@ -114,6 +114,7 @@ static int add_connection(struct ttcp_session *s, int fd, const struct bb_addr *
 	}
 	bb_addr_text((const struct sockaddr *)&peer->ss, t->peer, sizeof t->peer);
 	ttcp_note(s->o, "accept from %s", t->peer);
+	ttcp_model_socket(s, t);
 	t->x->n.t_start = bb_now();
 	if (s->n == 1) {
 		s->t0 = t->x->n.t_start;
@@ -204,6 +205,7 @@ static void receive_udp(struct ttcp_session *s, int fd)
 		return;
 	}
 	t->udp->gro = s->o->gro;
+	ttcp_model_socket(s, t);
 	s->t0 = bb_now();
 	bb_cpu_snap_take(&s->cpu0);
 	ttcp_stream_start(s, t, ttcp_run_udp_recv);

@@ -113,6 +113,7 @@ static int open_stream(struct ttcp_session *s, const struct bb_addr *peer, int i
 		return -1;
 	if (i == 0)
 		ttcp_note(o, "connect");
+	ttcp_model_socket(s, t);
 	return tx_socket_extras(s, fd);
 }
 
