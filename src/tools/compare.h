@@ -93,6 +93,10 @@ double compare_typical(const struct row *r, int side_b);
 /* The row is claimed as a change (improved, regressed or differs). */
 int compare_claimed(const struct row *r);
 
+/* The applets with a claimed change (second views aside), at most max,
+ * into out; their count. */
+size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max);
+
 /* How much faster B is (negative: slower), whatever the unit. */
 double compare_speedup(const struct row *r);
 

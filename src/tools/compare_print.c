@@ -505,26 +505,33 @@ static int write_csv(const struct cmp *c, const char *path)
 
 /* ---- what else differs ---- */
 
-/* The recorded fields in which A and B differ, those that may explain a
- * claimed change first. */
-static void print_differences(const struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
+size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max)
 {
-	const char *claimed_apps[64];
-	size_t nclaimed = 0;
-	struct bb_diffs d;
+	size_t n = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
 		const char *applet = c->rows[i].a->m->applet;
 		size_t j;
 		if (!claimed(&c->rows[i]) || c->rows[i].a->m->aux)
 			continue;
-		for (j = 0; j < nclaimed && strcmp(claimed_apps[j], applet); j++)
+		for (j = 0; j < n && strcmp(out[j], applet); j++)
 			;
-		if (j == nclaimed && nclaimed < sizeof claimed_apps / sizeof claimed_apps[0])
-			claimed_apps[nclaimed++] = applet;
+		if (j == n && n < max)
+			out[n++] = applet;
 	}
+	return n;
+}
+
+/* The recorded fields in which A and B differ, those that may explain a
+ * claimed change first. */
+static void print_differences(const struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
+{
+	const char *apps[64];
+	size_t napps = compare_claimed_applets(c, apps, sizeof apps / sizeof apps[0]);
+	struct bb_diffs d;
+
 	bb_diffs_find(&d, A, B);
-	bb_diffs_rank(&d, claimed_apps, nclaimed);
+	bb_diffs_rank(&d, apps, napps);
 	bb_diffs_print(&d, c->o->all);
 	bb_diffs_free(&d);
 }

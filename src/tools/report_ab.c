@@ -8,6 +8,7 @@
 #include "core/calib.h"
 #include "core/error.h"
 #include "tools/compare.h"
+#include "tools/differ.h"
 #include "tools/power.h"
 #include "tools/report_ab.h"
 #include "tools/toolio.h"
@@ -365,6 +366,36 @@ static void forest(FILE *f, const struct cmp *c)
 	free(rows);
 }
 
+/* The recorded fields in which the sides differ, those that may explain a
+ * claimed change first (differ.c), as a table. */
+static void differences(FILE *f, const struct cmp *c, const struct bb_runs *A,
+			const struct bb_runs *B)
+{
+	const char *apps[64];
+	size_t napps = compare_claimed_applets(c, apps, sizeof apps / sizeof apps[0]);
+	struct bb_diffs d;
+
+	bb_diffs_find(&d, A, B);
+	bb_diffs_rank(&d, apps, napps);
+	if (!d.n)
+		fputs("<p>A and B differ in no recorded field.</p>\n", f);
+	else {
+		fputs("<h3>A and B differ in</h3>\n<div class=\"runs\"><table>\n"
+		      "<tr><th>field</th><th>A</th><th>B</th><th>may explain</th></tr>\n", f);
+		for (size_t i = 0; i < d.n; i++) {
+			const struct bb_diff *x = &d.v[i];
+			fputs(x->claimed ? "<tr class=\"differs\">" : "<tr>", f);
+			td(f, x->field);
+			td(f, x->a);
+			td(f, x->b);
+			td(f, !x->claimed ? "" : strcmp(x->explains, "*") ? x->explains : "any applet");
+			fputs("</tr>\n", f);
+		}
+		fputs("</table></div>\n", f);
+	}
+	bb_diffs_free(&d);
+}
+
 void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 	       const struct bb_runs *B, const char *na, const char *nb)
 {
@@ -385,6 +416,7 @@ void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 		verdict_table(f, &cb.c);
 		forest(f, &cb.c);
 	}
+	differences(f, &cb.c, A, B);
 	compare_free(&cb);
 }
 

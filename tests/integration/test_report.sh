@@ -76,6 +76,14 @@ tap $? "  ... a fact both runs share: a plain row"
 tap $? "  ... no row for a shared sysctl or for a temperature (it varies by design)"
 ! grep -q '<th>board (device tree)</th>' "$H"
 tap $? "  ... and no board row when no run recorded one"
+expect_exit 0 "report A -- B with board facts exits 0" -- \
+	$BB report "$F/a4.json" -- "$F/c.json" -o "$F/ab.html"
+grep -q '<h3>A and B differ in</h3>' "$F/ab.html" &&
+	grep -q '<td>dt.model</td><td>Board rev A4</td><td>Board rev C</td>' "$F/ab.html" &&
+	grep -q '<td>soc.revision</td><td>1.0</td><td>2.1</td>' "$F/ab.html"
+tap $? "  ... its A/B view lists the fields in which A and B differ"
+! grep -q '<td>net.core.rmem_max</td>' "$F/ab.html" && ! grep -q 'temp_c.now' "$F/ab.html"
+tap $? "  ... but not what they share or what varies by design"
 
 # ---- one chart per measurement ----
 # csum: several runs of several variants, a small panel per variant
