@@ -32,6 +32,7 @@ struct bb_result *ttcp_quick(struct bb_run *run);
 
 int run_main(int argc, char **argv);
 int selftest_main(int argc, char **argv);
+int facts_main(int argc, char **argv);
 
 /* Host side, src/tools/: read results files back (cJSON); a binary built
  * without cJSON keeps them in the table and says so when they are run. */

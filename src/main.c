@@ -24,6 +24,8 @@ const struct bb_applet bb_applets[] = {
 	  ttcp_main, ttcp_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
+	{ "facts", "what tells this board apart: device tree, SoC revision, CPU, kernel config",
+	  facts_main, NULL },
 	{ "compare", "is B faster than A? per metric: change, interval, Mann-Whitney p, verdict",
 	  compare_main, NULL },
 	{ "report", "one self-contained HTML report: inline SVG charts and run metadata",

@@ -46,7 +46,8 @@ static const char run_help[] =
 	"(...-2.json, -3.json ... if that name is taken: never over a file).\n"
 	"\n"
 	"  -o, --outdir DIR   directory for the JSON file (default: results)\n"
-	"  -v, --verbose      also print each applet's full classic output\n"
+	"  -v, --verbose      also print every system fact (as 'boardbench facts'\n"
+	"                     does) and each applet's full classic output\n"
 	"      --only LIST    only these applets of the suite, comma-separated,\n"
 	"                     e.g. --only stream,ttcp\n"
 	"      --repeat N     run the suite N times in a row (1..1000, default 1),\n"
@@ -338,11 +339,46 @@ static int run_suite(struct bb_run *run, const struct run_opts *o, int k)
 	return failed;
 }
 
+/* Appends "what value" (or just value) to line when the fact is known. */
+static void identity_part(char *line, size_t len, const struct bb_kvlist *facts,
+			  const char *what, const char *key)
+{
+	const struct bb_kv *kv = bb_kv_get(facts, key);
+	size_t n = strlen(line);
+
+	if (kv && kv->s && kv->s[0] && n < len)
+		snprintf(line + n, len - n, "%s%s%s%s", n ? ", " : "", what, what[0] ? " " : "",
+			 kv->s);
+}
+
+/* One line of identity: board, SoC revision, CPU, kernel release, HZ and
+ * preemption, as far as they are known; with -v every fact after it. */
+static void print_identity(const struct bb_sysinfo *si, int verbose)
+{
+	const struct bb_kvlist *f = &si->facts;
+	char line[1024] = "";
+
+	identity_part(line, sizeof line, f, "board",
+		      bb_kv_get(f, "dt.model") ? "dt.model" : "board.product_name");
+	identity_part(line, sizeof line, f, "SoC rev", "soc.revision");
+	identity_part(line, sizeof line, f, "CPU",
+		      bb_kv_get(f, "cpu.cores") ? "cpu.cores" : "cpu.name");
+	identity_part(line, sizeof line, f, "PVR", "cpu.pvr");
+	identity_part(line, sizeof line, f, "kernel", "kernel.release");
+	identity_part(line, sizeof line, f, "HZ", "kernel.config.CONFIG_HZ");
+	identity_part(line, sizeof line, f, "preempt", "kernel.preempt");
+	if (line[0])
+		printf("  %s\n", line);
+	for (size_t i = 0; verbose && i < f->n; i++)
+		printf("  %s: %s\n", f->v[i].key, f->v[i].s ? f->v[i].s : "");
+}
+
 /* The summary's first lines, printed before the suite starts. */
-static void print_head(const struct bb_run *run)
+static void print_head(const struct bb_run *run, int verbose)
 {
 	printf("boardbench quick suite on %s (%s, %d CPUs, %s)\n", run->sys.hostname,
 	       run->sys.cpu_model, run->sys.cpus_online, run->sys.arch);
+	print_identity(&run->sys, verbose);
 	for (size_t i = 0; i < run->labels.n; i++)
 		printf("  label %s=%s\n", run->labels.v[i].key, run->labels.v[i].s);
 	fflush(stdout);
@@ -552,7 +588,7 @@ static int run_once(int argc, char **argv, const struct run_opts *o, const struc
 	if (o->repeat > 1)
 		note_repetition(run, k, o->repeat);
 	double t0 = bb_now();
-	print_head(run);
+	print_head(run, o->verbose);
 	failed = run_suite(run, o, k);
 	print_tail(run, bb_now() - t0);
 	fflush(stdout);

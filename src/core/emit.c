@@ -87,6 +87,8 @@ static void json_system(struct bb_json *j, const struct bb_sysinfo *si)
 	bb_json_kstr(j, "cflags", si->cflags);
 	bb_json_kstr(j, "libc", si->libc);
 	bb_json_kstr(j, "glibc_tunables", si->glibc_tunables);
+	for (size_t i = 0; i < si->facts.n; i++)   /* "dt.model" ...: all strings */
+		bb_json_kstr(j, si->facts.v[i].key, si->facts.v[i].s ? si->facts.v[i].s : "");
 	bb_json_obj_end(j);
 }
 

@@ -49,6 +49,7 @@ void bb_run_free(struct bb_run *run)
 		result_free(run->results[i]);
 	free(run->results);
 	bb_kv_free(&run->labels);
+	bb_kv_free(&run->sys.facts);
 	bb_cycles_close(&run->cycles);
 	free(run);
 }

@@ -1,7 +1,11 @@
-/* sysinfo.c - read /proc and /sys; every field degrades to empty/0 when
- * the file is missing (BusyBox boards, qemu-user, containers). */
+/* sysinfo.c - read /proc and /sys through the facts root (facts/root.h);
+ * every field degrades to empty/0 when the file is missing (BusyBox
+ * boards, qemu-user, containers).  The board identity facts are collected
+ * by src/facts/ into si->facts. */
 #include "sysinfo.h"
 #include "version.h"
+#include "facts/facts.h"
+#include "facts/root.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -11,20 +15,10 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+/* The first line of a file under the root, trimmed; 0, or -1 with buf "". */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	int ok = 0;
-
-	buf[0] = '\0';
-	if (!f)
-		return -1;
-	if (fgets(buf, (int)len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		ok = 1;
-	}
-	fclose(f);
-	return ok ? 0 : -1;
+	return bb_root_line(path, buf, len);
 }
 
 static void trim_copy(char *dst, size_t len, const char *src)
@@ -44,7 +38,7 @@ static void cpu_model(char *out, size_t len)
 				      "uarch", "isa", NULL };
 	char line[256], best[128] = "";
 	int best_rank = 99;
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	FILE *f = bb_root_fopen("/proc/cpuinfo");
 
 	if (f) {
 		while (fgets(line, sizeof line, f)) {
@@ -104,7 +98,7 @@ static void meminfo(struct bb_sysinfo *si)
 {
 	char line[256];
 	unsigned long long kb;
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = bb_root_fopen("/proc/meminfo");
 
 	if (!f)
 		return;
@@ -174,9 +168,23 @@ static void timestamps(struct bb_sysinfo *si)
 	strftime(si->utc_compact, sizeof si->utc_compact, "%Y%m%dT%H%M%SZ", &tm);
 }
 
+/* "release version": the facts' (read through the root), else uname's
+ * on the live system. */
+static void kernel_string(struct bb_sysinfo *si, const struct utsname *u)
+{
+	const struct bb_kv *rel = bb_kv_get(&si->facts, "kernel.release");
+	const struct bb_kv *ver = bb_kv_get(&si->facts, "kernel.version");
+
+	if (rel)
+		snprintf(si->kernel, sizeof si->kernel, "%.64s%s%.120s", rel->s, ver ? " " : "",
+			 ver ? ver->s : "");
+	else if (!bb_root_is_fixture() && u->release[0])
+		snprintf(si->kernel, sizeof si->kernel, "%.64s %.120s", u->release, u->version);
+}
+
 void bb_sysinfo_collect(struct bb_sysinfo *si)
 {
-	struct utsname u;
+	struct utsname u = { 0 };
 	const char *tun = getenv("GLIBC_TUNABLES");
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	const union { uint16_t u; uint8_t b[2]; } probe = { 1 };
@@ -185,10 +193,10 @@ void bb_sysinfo_collect(struct bb_sysinfo *si)
 	cpu_model(si->cpu_model, sizeof si->cpu_model);
 	si->cpus_online = n > 0 ? (int)n : 1;
 	caches(si);
-	if (uname(&u) == 0) {
+	bb_facts_collect(&si->facts);
+	if (uname(&u) == 0)
 		snprintf(si->arch, sizeof si->arch, "%s", u.machine);
-		snprintf(si->kernel, sizeof si->kernel, "%.64s %.120s", u.release, u.version);
-	}
+	kernel_string(si, &u);
 	meminfo(si);
 	cpufreq(si);
 	thp_mode(si->thp, sizeof si->thp);

@@ -1,10 +1,14 @@
 /* sysinfo.h - the environment that moves numbers, recorded with every run:
  * CPU, caches (as sysfs claims them), memory, kernel, frequency governor,
- * transparent huge pages, compiler and flags, libc, host and time. */
+ * transparent huge pages, compiler and flags, libc, host and time, and the
+ * facts that tell boards apart (src/facts/facts.h).  Files are read through
+ * the root of facts/root.h, so a fixture tree (BB_SYSROOT) feeds them all. */
 #ifndef BB_SYSINFO_H
 #define BB_SYSINFO_H
 
 #include <stdint.h>
+
+#include "core/kv.h"
 
 #define BB_MAX_CACHES 8
 
@@ -37,8 +41,11 @@ struct bb_sysinfo {
 	int pointer_bits;
 	char utc[32];             /* ISO 8601, e.g. 2026-11-29T21:30:00Z */
 	char utc_compact[24];     /* 20261129T213000Z, for file names */
+	struct bb_kvlist facts;   /* "dt.model" -> "amcc,yosemite" ...: strings, in
+				     collection order; freed with bb_kv_free */
 };
 
+/* Fills si (which holds nothing yet: its facts list is overwritten). */
 void bb_sysinfo_collect(struct bb_sysinfo *si);
 
 /* Largest cache sysfs reports, in bytes (0 if none). */

@@ -11,6 +11,10 @@
 
 #include "core/kv.h"
 
+/* For the readers: key = val with control characters made blanks and
+ * surrounding blanks trimmed; an empty (or NULL) value is left out. */
+void bb_facts_put(struct bb_kvlist *kv, const char *key, const char *val);
+
 /* Every reader below, in this order. */
 void bb_facts_collect(struct bb_kvlist *kv);
 
