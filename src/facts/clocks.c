@@ -7,8 +7,10 @@
  *   clock.policy0.driver              clock.policy0.min_khz, max_khz (the
  *   clock.policy0.cpuinfo_min_khz,    scaling limits), base_khz (x86 HWP)
  *     cpuinfo_max_khz (the hardware's) clock.policy0.khz.now
- *   thermal.zone0.type = "cpu-thermal"  thermal.zone0.temp_c.now = 45.2
- *   thermal.zone0.trip0.type = "passive"  thermal.zone0.trip0.temp_c = 85 */
+ *   thermal.zone0.type = "cpu-thermal"  thermal.zone0.temp_c.now = "45.2"
+ *   thermal.zone0.trip0.type = "passive"  thermal.zone0.trip0.temp_c = "85"
+ * Every value is a string, as facts are (facts.h): kHz as sysfs says
+ * them, degrees Celsius from millidegrees with no digit made up. */
 #include "facts/facts.h"
 #include "facts/heat.h"
 #include "facts/root.h"
@@ -16,18 +18,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static void put_khz(struct bb_kvlist *kv, const char *pre, const char *key, const char *dir,
-		    const char *file)
-{
-	char path[128], k[96];
-	long long v;
-
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	snprintf(k, sizeof k, "%s.%s", pre, key);
-	if (bb_root_llong(path, &v) == 0 && v > 0)
-		bb_kv_int(kv, k, v);
-}
 
 static void put_str(struct bb_kvlist *kv, const char *pre, const char *key, const char *val)
 {
@@ -38,9 +28,43 @@ static void put_str(struct bb_kvlist *kv, const char *pre, const char *key, cons
 		bb_kv_str(kv, k, val);
 }
 
+static void put_ll(struct bb_kvlist *kv, const char *pre, const char *key, long long v)
+{
+	char val[32];
+
+	snprintf(val, sizeof val, "%lld", v);
+	put_str(kv, pre, key, val);
+}
+
+static void put_khz(struct bb_kvlist *kv, const char *pre, const char *key, const char *dir,
+		    const char *file)
+{
+	char path[128];
+	long long v;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (bb_root_llong(path, &v) == 0 && v > 0)
+		put_ll(kv, pre, key, v);
+}
+
+/* Millidegrees as degrees: 45200 -> "45.2", 85000 -> "85", -5500 -> "-5.5". */
+static void put_celsius(struct bb_kvlist *kv, const char *pre, const char *key, long long mc)
+{
+	char val[40];
+	unsigned long long a = mc < 0 ? 0ULL - (unsigned long long)mc : (unsigned long long)mc;
+	size_t n;
+
+	n = (size_t)snprintf(val, sizeof val, "%s%llu.%03llu", mc < 0 ? "-" : "", a / 1000, a % 1000);
+	while (n && val[n - 1] == '0')
+		val[--n] = '\0';
+	if (n && val[n - 1] == '.')
+		val[--n] = '\0';
+	put_str(kv, pre, key, val);
+}
+
 static void policy_facts(struct bb_kvlist *kv, const struct bb_heat_policy *p)
 {
-	char pre[48], k[96];
+	char pre[48];
 
 	snprintf(pre, sizeof pre, "clock.policy%d", p->id);
 	put_str(kv, pre, "cpus", p->cpus);
@@ -50,31 +74,25 @@ static void policy_facts(struct bb_kvlist *kv, const struct bb_heat_policy *p)
 	put_khz(kv, pre, "max_khz", p->dir, "scaling_max_freq");
 	put_khz(kv, pre, "cpuinfo_min_khz", p->dir, "cpuinfo_min_freq");
 	put_khz(kv, pre, "cpuinfo_max_khz", p->dir, "cpuinfo_max_freq");
-	if (p->base_khz > 0) {
-		snprintf(k, sizeof k, "%s.base_khz", pre);
-		bb_kv_int(kv, k, p->base_khz);
-	}
-	if (p->cur_khz > 0) {
-		snprintf(k, sizeof k, "%s.khz.now", pre);
-		bb_kv_int(kv, k, p->cur_khz);
-	}
+	if (p->base_khz > 0)
+		put_ll(kv, pre, "base_khz", p->base_khz);
+	if (p->cur_khz > 0)
+		put_ll(kv, pre, "khz.now", p->cur_khz);
 }
 
 static void zone_facts(struct bb_kvlist *kv, const struct bb_heat_zone *z)
 {
-	char pre[48], k[96], trip[24];
+	char pre[48], key[24];
 
 	snprintf(pre, sizeof pre, "thermal.zone%d", z->id);
 	put_str(kv, pre, "type", z->type);
-	if (z->has_temp) {
-		snprintf(k, sizeof k, "%s.temp_c.now", pre);
-		bb_kv_num(kv, k, (double)z->mc / 1000.0);
-	}
+	if (z->has_temp)
+		put_celsius(kv, pre, "temp_c.now", z->mc);
 	for (int i = 0; i < z->ntrip; i++) {
-		snprintf(k, sizeof k, "%s.trip%d.temp_c", pre, i);
-		bb_kv_num(kv, k, (double)z->trip[i].mc / 1000.0);
-		snprintf(trip, sizeof trip, "trip%d.type", i);
-		put_str(kv, pre, trip, z->trip[i].type);
+		snprintf(key, sizeof key, "trip%d.temp_c", i);
+		put_celsius(kv, pre, key, z->trip[i].mc);
+		snprintf(key, sizeof key, "trip%d.type", i);
+		put_str(kv, pre, key, z->trip[i].type);
 	}
 }
 
