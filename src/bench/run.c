@@ -11,6 +11,7 @@
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/lava.h"
 #include "core/outfile.h"
 #include "core/parse.h"
 #include "core/progress.h"
@@ -31,6 +32,7 @@ struct run_opts {
 	const char *only;            /* comma-separated applets, or NULL: all */
 	int verbose;
 	int repeat;                  /* runs of the suite, each a file of its own */
+	const char *lava;            /* --lava FILE: lava-test-case lines, or NULL */
 };
 
 #define RUN_REPEAT_MAX 1000
@@ -57,6 +59,9 @@ static const char run_help[] =
 	"                     holds in a result of applet \"run\" (params repeat K,\n"
 	"                     repeats N).  Stops after a run that fails (exit 1),\n"
 	"                     keeping the files already written\n"
+	"      --lava FILE    also write each applet's headline metric as a LAVA\n"
+	"                     test case, one shell line each:\n"
+	"                     lava-test-case NAME --result pass --measurement V --units U\n"
 	BB_COMMON_HELP
 	"  (--json FILE replaces the default file name.  With --repeat N above 1,\n"
 	"   --json FILE and --csv FILE name one file per run, numbered before the\n"
@@ -183,12 +188,13 @@ static int repeat_arg(const char *arg)
 
 static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *cli)
 {
-	enum { OPT_REPEAT = BB_OPT_FIRST_APPLET };
+	enum { OPT_REPEAT = BB_OPT_FIRST_APPLET, OPT_LAVA };
 	static const struct option longopts[] = {
 		{ "outdir", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "only", required_argument, NULL, 'O' },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "lava", required_argument, NULL, OPT_LAVA },
 		BB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -212,6 +218,10 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			o->only = optarg;
 			break;
 		case OPT_REPEAT: o->repeat = repeat_arg(optarg); break;
+		case OPT_LAVA:
+			bb_lava_check_path(optarg);
+			o->lava = optarg;
+			break;
 		case 'h':
 			fputs(run_help, stdout);
 			print_suite(stdout);
@@ -225,6 +235,8 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 		bb_die_value("--json", "-", "expected a file name: --repeat above 1 writes a file per run");
 	if (o->repeat > 1 && cli->csv && strcmp(cli->csv, "-") == 0)
 		bb_die_value("--csv", "-", "expected a file name: --repeat above 1 writes a file per run");
+	if (o->repeat > 1 && o->lava && strcmp(o->lava, "-") == 0)
+		bb_die_value("--lava", "-", "expected a file name: --repeat above 1 writes a file per run");
 }
 
 static int count_quick(const char *only)
@@ -534,6 +546,9 @@ static int write_run(struct bb_run *run, const struct bb_cli *cli, const struct 
 	if (cli->csv)
 		rc |= write_file("CSV", rep_name(name, sizeof name, cli->csv, k, o->repeat),
 				 bb_emit_csv, run, w);
+	if (o->lava)
+		rc |= write_file("LAVA", rep_name(name, sizeof name, o->lava, k, o->repeat),
+				 bb_emit_lava, run, w);
 	fflush(stdout);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
@@ -611,7 +626,7 @@ static void list_written(const struct written *w, int done, int repeat, double s
 
 int run_main(int argc, char **argv)
 {
-	struct run_opts o = { "results", NULL, 0, 1 };
+	struct run_opts o = { "results", NULL, 0, 1, NULL };
 	struct bb_cli cli = { 0 };
 	struct written w = { 0 };
 	int k, rc = 0;
