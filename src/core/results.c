@@ -1,7 +1,11 @@
-/* results.c - construction and ownership of the results model. */
+/* results.c - construction and ownership of the results model, and the
+ * clock and heat watch on each result (facts/heat.h): sampled when the
+ * result is added, again whenever its status is set. */
 #include "results.h"
 #include "error.h"
+#include "progress.h"
 #include "stop.h"
+#include "facts/heat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,7 @@ struct bb_run *bb_run_new(int argc, char **argv)
 	bb_sysinfo_collect(&run->sys);
 	bb_timer_calibrate(&run->timer);
 	bb_cycles_open(&run->cycles, getenv("BB_CYCLES"));
+	run->watch_heat = 1;
 	return run;
 }
 
@@ -36,6 +41,7 @@ static void result_free(struct bb_result *r)
 		series_free(r->series[i]);
 	free(r->series);
 	bb_kv_free(&r->params);
+	bb_heat_watch_free(r->heat);
 	free(r->applet);
 	free(r->message);
 	free(r);
@@ -60,6 +66,9 @@ struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet)
 
 	r->applet = bb_xstrdup(applet);
 	r->ok = 1;
+	/* "run" and "calib" measure no applet: they span the others */
+	if (run->watch_heat && strcmp(applet, "run") != 0 && strcmp(applet, "calib") != 0)
+		r->heat = bb_heat_watch_start(&r->params);
 	if (run->n == run->cap) {
 		run->cap = run->cap ? 2 * run->cap : 4;
 		run->results = bb_xrealloc(run->results, run->cap * sizeof *run->results);
@@ -97,8 +106,21 @@ const struct bb_series *bb_result_find(const struct bb_result *r, const char *na
 	return NULL;
 }
 
+/* The end of a measurement: sampled again; one line when it throttled. */
+static void heat_check(struct bb_result *r)
+{
+	char why[512], line[1024];
+
+	if (!r->heat || !bb_heat_watch_end(r->heat, &r->params, why, sizeof why))
+		return;
+	bb_escape(line, sizeof line, why);   /* zone names come from sysfs */
+	bb_note("warning: the machine throttled during the measurement (%s): compare this "
+		"result with care", line);
+}
+
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg)
 {
+	heat_check(r);
 	r->ok = ok;
 	free(r->message);
 	r->message = bb_xstrdup(msg ? msg : "");

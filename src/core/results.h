@@ -32,6 +32,7 @@ struct bb_series {
 
 struct bb_result;
 typedef void (*bb_render_fn)(FILE *f, const struct bb_result *r);
+struct bb_heat_watch;   /* facts/heat.h */
 
 struct bb_result {
 	char *applet;
@@ -43,6 +44,7 @@ struct bb_result {
 	char *message;       /* validation outcome or error */
 	bb_render_fn render;   /* classic text layout */
 	bb_render_fn summary;  /* one or two lines for the quick suite */
+	struct bb_heat_watch *heat;   /* clocks and heat since it started, or NULL */
 };
 
 struct bb_run {
@@ -54,11 +56,17 @@ struct bb_run {
 	char **argv;
 	struct bb_result **results;
 	size_t n, cap;
+	int watch_heat;      /* set by bb_run_new: results sample clocks and heat */
 };
 
 /* runs: collects system, clock and cycle information */
 struct bb_run *bb_run_new(int argc, char **argv);
 void bb_run_free(struct bb_run *run);
+
+/* A new result, called as the applet's measurement begins.  In a run made
+ * by bb_run_new (not a scratch run, nor "run" or "calib") it samples the
+ * CPU clocks and thermal zones (facts/heat.h): params clock.before_khz and
+ * temp.max_before_c, when the system shows them. */
 struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet);
 
 /* results and series */
@@ -67,6 +75,14 @@ struct bb_series *bb_result_add_series(struct bb_result *r, const char *name,
 				       double work, const char *work_unit);
 const struct bb_series *bb_result_find(const struct bb_result *r, const char *name,
 				       const char *variant);
+
+/* Sets r's outcome.  Every applet sets it when its measurement ends (and
+ * may also at its start), so each call samples the clocks and zones again:
+ * params clock.after_khz and temp.max_after_c, the last call's.  The first
+ * call that finds the machine throttled since the result started (the
+ * rules are in facts/heat.h) sets params throttled = true and throttle =
+ * the reason, and prints one warning line on stderr.  Nothing at all when
+ * the system shows neither cpufreq nor thermal zones. */
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg);
 
 /* Marks r cut short by a signal (status "interrupted", never "ok"): the
