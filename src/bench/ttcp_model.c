@@ -432,8 +432,9 @@ static void run_facts(struct ttcp_session *s)
 
 /* The window each stream fills, read back at the end (autotuning may
  * have grown it without -b): the sender's send buffer, the receiver's
- * receive buffer; with each stream's RTT (the receiver's own estimate
- * when it has one), the bound window / RTT summed over the streams. */
+ * receive buffer; with each stream's path RTT (the minimum TCP_INFO has
+ * seen; before kernel 4.6 the smoothed RTT, or the receiver's own
+ * estimate), the bound window / RTT summed over the streams. */
 static void window_facts(struct ttcp_session *s, double measured_bps)
 {
 	struct bb_kvlist *p = &s->r->params;
@@ -442,7 +443,8 @@ static void window_facts(struct ttcp_session *s, double measured_bps)
 
 	for (int i = 0; i < s->n && is_tcp(s); i++) {
 		const struct bb_tcpinfo *ti = &s->st[i]->ti;
-		uint32_t rtt_us = !s->o->transmit && ti->rcv_rtt_us ? ti->rcv_rtt_us : ti->rtt_us;
+		uint32_t rtt_us = ti->min_rtt_us ? ti->min_rtt_us
+				  : !s->o->transmit && ti->rcv_rtt_us ? ti->rcv_rtt_us : ti->rtt_us;
 		struct bb_sockbuf b;
 		int w;
 

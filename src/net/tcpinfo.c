@@ -2,7 +2,7 @@
 #include "tcpinfo.h"
 
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <linux/tcp.h>      /* glibc's struct tcp_info stops before tcpi_min_rtt */
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,6 +27,9 @@ int bb_tcpinfo_get(int fd, struct bb_tcpinfo *ti)
 	ti->snd_cwnd = info.tcpi_snd_cwnd;
 	ti->snd_mss = info.tcpi_snd_mss;
 	ti->pmtu = info.tcpi_pmtu;
+	if (len >= offsetof(struct tcp_info, tcpi_min_rtt) + sizeof info.tcpi_min_rtt &&
+	    info.tcpi_min_rtt != ~0u)
+		ti->min_rtt_us = info.tcpi_min_rtt;   /* kernel 4.6+ */
 	return 0;
 }
 
@@ -39,5 +42,6 @@ double bb_window_bound_bps(double window_bytes, double rtt_s)
 
 int bb_window_limited(double measured_bps, double bound_bps)
 {
-	return bound_bps > 0 && measured_bps >= BB_WINDOW_LIMITED_FRACTION * bound_bps;
+	return bound_bps > 0 && measured_bps >= BB_WINDOW_LIMITED_FRACTION * bound_bps &&
+	       measured_bps <= BB_WINDOW_ABOVE_FRACTION * bound_bps;
 }

@@ -268,7 +268,9 @@ static void test_window_limited_threshold(void **state)
 	assert_false(bb_window_limited(0.69e9, bound));
 	assert_false(bb_window_limited(0.3e9, bound));
 	assert_false(bb_window_limited(1e9, 0));           /* no bound known */
-	assert_true(bb_window_limited(1.2e9, bound));      /* above: RTT sampled low */
+	assert_true(bb_window_limited(1.2e9, bound));      /* a little above: RTT noise */
+	assert_true(bb_window_limited(BB_WINDOW_ABOVE_FRACTION * bound, bound));
+	assert_false(bb_window_limited(1.5e9, bound));     /* far above: not its RTT */
 }
 
 int main(void)
