@@ -5,7 +5,9 @@
 #   make check                unit (cmocka) and integration tests; ends "N passed, N failed"
 #   make check SAN=1          the same under AddressSanitizer + UBSan (in build-san/)
 #   make run                  build and run the quick suite
-#   make install PREFIX=/usr DESTDIR=/tmp/stage
+#   make install PREFIX=/usr DESTDIR=/tmp/stage   binary, man page, bash completion
+#   make install-links        also stream, lat, ... as symlinks to boardbench
+#   make install-strip | uninstall | dist (boardbench-VERSION.tar.gz in BUILD)
 #
 # Honours CC, CROSS_COMPILE, CFLAGS, LDFLAGS, PREFIX, DESTDIR and STATIC=1 as
 # U-Boot, the kernel and BusyBox do.  KERNEL_OPT is added for the measured
@@ -47,7 +49,20 @@ BB_LDFLAGS += -static
 endif
 LDLIBS := -lm
 
+# The revision --version prints comes from this source tree only: its
+# VERSION file (written into tarballs by `make dist`), else `git describe`
+# when this directory is the top of a git work tree, else "unknown" -- a
+# tarball unpacked inside another repository never takes that one's commit.
+GIT_TOP := $(shell git rev-parse --show-toplevel 2>/dev/null)
+IN_GIT_TOP := $(if $(GIT_TOP),$(filter $(realpath $(CURDIR)),$(realpath $(GIT_TOP))))
+ifneq ($(wildcard VERSION),)
+GIT_REV := $(shell head -n 1 VERSION | tr -cd 'A-Za-z0-9._+~-')
+else ifneq ($(IN_GIT_TOP),)
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+else
+GIT_REV := unknown
+endif
+RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
 APPLETS := stream lat csum mem ttcp
 
@@ -96,7 +111,8 @@ endif
 APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
 $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
 
-.PHONY: all clean check unit integration install run fuzz sim FORCE
+.PHONY: all clean check unit integration install install-bin install-man install-completion \
+	install-links install-strip uninstall dist run fuzz sim FORCE
 
 all: $(BIN)
 
@@ -155,10 +171,57 @@ $(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/compare_sim.c $(SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/boardbench
-	for a in $(APPLETS); do ln -sf boardbench $(DESTDIR)$(PREFIX)/bin/$$a; done
+# ---- install, uninstall, dist ----
+# `make install` installs the binary that is built, as it is: it builds it
+# only when there is none, so that `make CFLAGS=... && make install` (or a
+# `sudo make install`) never relinks it with other flags.  The applets'
+# generic names (stream, ttcp, mem ...) go in only with install-links.
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+STRIP ?= $(CROSS_COMPILE)strip
+MANPAGES := $(wildcard docs/boardbench*.1)
+BASHCOMP := packaging/bash-completion/boardbench
+INSTALL_BIN_DEP := $(if $(wildcard $(BIN)),,$(BIN))
+
+install: install-bin install-man install-completion
+
+install-bin: $(INSTALL_BIN_DEP)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/boardbench
+
+install-man:
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+
+install-completion:
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0644 $(BASHCOMP) $(DESTDIR)$(BASHCOMPDIR)/boardbench
+
+install-links: install-bin
+	for a in $(APPLETS); do ln -sfn boardbench $(DESTDIR)$(BINDIR)/$$a; done
+
+install-strip: install
+	$(STRIP) $(DESTDIR)$(BINDIR)/boardbench
+
+# Applet names are removed only where they are links to boardbench.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/boardbench $(DESTDIR)$(BASHCOMPDIR)/boardbench
+	rm -f $(patsubst docs/%,$(DESTDIR)$(MANDIR)/man1/%,$(MANPAGES))
+	for a in $(APPLETS); do l=$(DESTDIR)$(BINDIR)/$$a; \
+		if [ -L $$l ] && [ "$$(readlink $$l)" = boardbench ]; then rm -f $$l; fi; done
+
+# A release tarball of HEAD with a VERSION file naming its revision.
+DIST := boardbench-$(RELEASE)
+dist:
+	@[ -n "$(IN_GIT_TOP)" ] || { echo "make dist: needs the top of a git work tree" >&2; exit 1; }
+	rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist
+	git archive --format=tar --prefix=$(DIST)/ HEAD | tar -x -C $(BUILD)/dist
+	git describe --always --abbrev=12 HEAD > $(BUILD)/dist/$(DIST)/VERSION
+	tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST).tar.gz --owner=0 --group=0 --sort=name $(DIST)
+	rm -rf $(BUILD)/dist
+	@echo "wrote $(BUILD)/$(DIST).tar.gz"
 
 clean:
 	rm -rf build build-* boardbench
