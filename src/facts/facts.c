@@ -36,4 +36,5 @@ void bb_facts_collect(struct bb_kvlist *kv)
 	bb_facts_kernel(kv);
 	bb_facts_firmware(kv);
 	bb_facts_clocks(kv);
+	bb_facts_netsys(kv);
 }
