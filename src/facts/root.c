@@ -9,10 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
+static const char *root;
+
+void bb_root_reset(void)
+{
+	root = NULL;
+}
+
 const char *bb_root(void)
 {
-	static const char *root;
-
 	if (!root) {
 		const char *e = getenv("BB_SYSROOT");
 		root = e && e[0] ? e : "";

@@ -14,6 +14,10 @@
 /* The root ("" when none): BB_SYSROOT from the environment, read once. */
 const char *bb_root(void);
 
+/* For tests only: forget the root read, so that the next bb_root() reads
+ * BB_SYSROOT again (a test binary that visits several fixture trees). */
+void bb_root_reset(void);
+
 /* 1 when a fixture root is set (syscall facts are then left out). */
 int bb_root_is_fixture(void);
 
