@@ -25,9 +25,11 @@ PACKAGECONFIG ??= "cjson"
 PACKAGECONFIG[cjson] = "CJSON=1,CJSON=0,cjson"
 
 # The Makefile honours CC, CFLAGS and LDFLAGS; objects go to ${B}, so the
-# source tree stays clean.
+# source tree stays clean.  `make install` installs the binary built in
+# do_compile as it is (OE strips it when packaging), boardbench(1) and the
+# bash completion (split into ${PN}-bash-completion).
 EXTRA_OEMAKE = "-C ${S} BUILD=${B} CC='${CC}' CFLAGS='${CFLAGS}' LDFLAGS='${LDFLAGS}' \
-    STRIP=true PREFIX=${prefix} BINDIR=${bindir} MANDIR=${mandir} \
+    PREFIX=${prefix} BINDIR=${bindir} MANDIR=${mandir} \
     BASHCOMPDIR=${datadir}/bash-completion/completions ${PACKAGECONFIG_CONFARGS}"
 
 do_compile() {
