@@ -1,4 +1,5 @@
-/* iperf2.c - the bounded iperf2 header parser (see iperf2.h). */
+/* iperf2.c - the bounded iperf2 header parser, and iperf2's UDP datagram
+ * header and server report (see iperf2.h). */
 #include "iperf2.h"
 
 #include <stdio.h>
@@ -142,4 +143,121 @@ void bb_iperf2_probe_eof(struct bb_iperf2_probe *pr)
 {
 	if (pr->verdict == BB_IPERF2_NEED_MORE)
 		pr->verdict = BB_IPERF2_NONE;
+}
+
+/* ---- UDP: the datagram header and the server's report ---- */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+#define BB_IPERF2_HDR_FLAGS (BB_IPERF2_VERSION1 | BB_IPERF2_EXTEND | BB_IPERF2_UDPTESTS | \
+			     BB_IPERF2_SEQNO64B)
+
+int bb_iperf2_dgram_get(const unsigned char *p, size_t n, struct bb_iperf2_dgram *d)
+{
+	uint32_t lo, hi;
+	struct bb_iperf2_hdr h;
+
+	if (n < BB_IPERF2_UDP_LEN)
+		return -1;
+	memset(d, 0, sizeof *d);
+	lo = be32(p);
+	d->tv_sec = be32(p + 4);
+	d->tv_usec = be32(p + 8);
+	hi = be32(p + 12);
+	if (d->tv_usec >= 1000000u)
+		return -1;
+	if (n >= BB_IPERF2_UDP_HDR_LEN && (be32(p + 16) & BB_IPERF2_HDR_FLAGS)) {
+		memset(&h, 0, sizeof h);
+		read_v1(p + 16, &h);
+		d->has_hdr = v1_plausible(&h);
+		d->threads = d->has_hdr ? h.threads : 0;
+	}
+	if (d->has_hdr && (be32(p + 16) & BB_IPERF2_SEQNO64B))
+		d->seq = (int64_t)((uint64_t)hi << 32 | lo);   /* two's complement, as sent */
+	else
+		d->seq = (int32_t)lo;
+	return d->seq == 0 ? -1 : 0;
+}
+
+void bb_iperf2_dgram_put(unsigned char *p, size_t len, int64_t seq, uint64_t send_us,
+			 int threads, unsigned port, int32_t amount)
+{
+	uint64_t u = (uint64_t)seq;
+
+	put32(p, (uint32_t)u);
+	put32(p + 4, (uint32_t)(send_us / 1000000u));
+	put32(p + 8, (uint32_t)(send_us % 1000000u));
+	put32(p + 12, (uint32_t)(u >> 32));
+	if (len < BB_IPERF2_UDP_HDR_LEN)
+		return;
+	put32(p + 16, BB_IPERF2_SEQNO64B);
+	put32(p + 20, (uint32_t)threads);
+	put32(p + 24, port);
+	put32(p + 28, 0);
+	put32(p + 32, 0);
+	put32(p + 36, (uint32_t)amount);
+}
+
+void bb_iperf2_report_put(unsigned char *p, const struct bb_iperf2_report *r)
+{
+	memset(p, 0, BB_IPERF2_REPORT_LEN);
+	put32(p + 16, BB_IPERF2_VERSION1 | BB_IPERF2_SEQNO64B);
+	put32(p + 20, (uint32_t)(r->bytes >> 32));
+	put32(p + 24, (uint32_t)r->bytes);
+	put32(p + 28, r->sec);
+	put32(p + 32, r->usec);
+	put32(p + 36, (uint32_t)(uint64_t)r->lost);
+	put32(p + 40, (uint32_t)(uint64_t)r->out_of_order);
+	put32(p + 44, (uint32_t)(uint64_t)r->datagrams);
+	put32(p + 48, r->jitter_sec);
+	put32(p + 52, r->jitter_usec);
+	/* 60 bytes of transit statistics stay zero; then the high halves */
+	put32(p + 116, (uint32_t)((uint64_t)r->lost >> 32));
+	put32(p + 120, (uint32_t)((uint64_t)r->out_of_order >> 32));
+	put32(p + 124, (uint32_t)((uint64_t)r->datagrams >> 32));
+}
+
+static int64_t count64(const unsigned char *lo, const unsigned char *hi)
+{
+	if (!hi)
+		return (int32_t)be32(lo);
+	return (int64_t)((uint64_t)be32(hi) << 32 | be32(lo));
+}
+
+int bb_iperf2_report_get(const unsigned char *p, size_t n, struct bb_iperf2_report *r)
+{
+	int wide;
+
+	if (n < BB_IPERF2_UDP_LEN + 40)
+		return -1;
+	memset(r, 0, sizeof *r);
+	r->flags = be32(p + 16);
+	if (!(r->flags & BB_IPERF2_VERSION1))
+		return -1;
+	wide = (r->flags & BB_IPERF2_SEQNO64B) && n >= BB_IPERF2_REPORT_LEN;
+	r->bytes = (uint64_t)be32(p + 20) << 32 | be32(p + 24);
+	r->sec = be32(p + 28);
+	r->usec = be32(p + 32);
+	r->lost = count64(p + 36, wide ? p + 116 : NULL);
+	r->out_of_order = count64(p + 40, wide ? p + 120 : NULL);
+	r->datagrams = count64(p + 44, wide ? p + 124 : NULL);
+	r->jitter_sec = be32(p + 48);
+	r->jitter_usec = be32(p + 52);
+	return 0;
+}
+
+double bb_iperf2_report_seconds(const struct bb_iperf2_report *r)
+{
+	return (double)r->sec + (double)(r->usec % 1000000u) * 1e-6;
+}
+
+double bb_iperf2_report_jitter_s(const struct bb_iperf2_report *r)
+{
+	return (double)r->jitter_sec + (double)(r->jitter_usec % 1000000u) * 1e-6;
 }

@@ -12,7 +12,19 @@
  * BB_IPERF2_MAX_LEN bytes, allocates nothing, and anything implausible
  * (unknown length, thread count or port out of range, a version that is
  * not 2.x) is NOT a header: those bytes are ordinary data.  The bytes of a
- * real header are data too, for counting: iperf counts them. */
+ * real header are data too, for counting: iperf counts them.
+ *
+ * UDP (see docs/iperf2.md): every datagram an iperf2 client sends starts
+ * with four big-endian 32-bit words: the low half of the sequence number
+ * (from 1), the send time (seconds, microseconds) and the high half of the
+ * sequence number, used when the test header that may follow (flags ..
+ * amount, as for TCP) has HEADER_SEQNO64B; otherwise the sequence number
+ * is the first word alone, signed.  The client's last datagram carries the
+ * negated sequence number (it is data too, counted); it repeats it, each
+ * time one lower, until the server answers with a report: 16 bytes, then
+ * flags, bytes (high, low), duration (s, us), lost, out of order,
+ * datagrams, jitter (s, us), 60 bytes of transit statistics and the high
+ * halves of lost, out of order and datagrams. */
 #ifndef BB_NET_IPERF2_H
 #define BB_NET_IPERF2_H
 
@@ -74,5 +86,51 @@ enum bb_iperf2_verdict bb_iperf2_probe_feed(struct bb_iperf2_probe *pr,
 					    const unsigned char *p, size_t n);
 /* The stream ended: a pending verdict becomes NONE. */
 void bb_iperf2_probe_eof(struct bb_iperf2_probe *pr);
+
+/* ---- UDP ---- */
+
+#define BB_IPERF2_UDP_LEN 16          /* id, tv_sec, tv_usec, id2 */
+#define BB_IPERF2_UDP_HDR_LEN 40      /* ... and the v1 test header */
+#define BB_IPERF2_REPORT_LEN 128      /* 16 + 40 + 60 + 12 */
+#define BB_IPERF2_SEQNO64B 0x08000000u
+#define BB_IPERF2_UDPTESTS 0x20000000u
+
+struct bb_iperf2_dgram {
+	int64_t seq;          /* from 1; negative: the client's last datagram */
+	uint32_t tv_sec, tv_usec;
+	int has_hdr;          /* a plausible test header follows */
+	int32_t threads;      /* announced streams (has_hdr), else 0 */
+};
+
+/* Reads the datagram header; 0 if p can be an iperf2 datagram (at least
+ * 16 bytes, microseconds below 10^6, sequence number not 0), -1 if not.
+ * A datagram of classic ttcp's pattern or random bytes mostly fails; the
+ * receiver's sequence number bound catches the rest. */
+int bb_iperf2_dgram_get(const unsigned char *p, size_t n, struct bb_iperf2_dgram *d);
+
+/* Writes what a client puts in front of each datagram of len bytes: the
+ * 16 bytes and, when len allows, a test header announcing 64-bit sequence
+ * numbers, threads streams, port and amount (iperf2's words: > 0 bytes,
+ * < 0 time in 10 ms).  send_us is the send time in microseconds since the
+ * epoch. */
+void bb_iperf2_dgram_put(unsigned char *p, size_t len, int64_t seq, uint64_t send_us,
+			 int threads, unsigned port, int32_t amount);
+
+/* The server's report of one stream.  Counts are signed: iperf2 subtracts
+ * duplicates from its lost count, which can make it negative. */
+struct bb_iperf2_report {
+	uint32_t flags;
+	uint64_t bytes;
+	uint32_t sec, usec;       /* duration */
+	int64_t lost, out_of_order, datagrams;
+	uint32_t jitter_sec, jitter_usec;
+};
+
+/* Writes BB_IPERF2_REPORT_LEN bytes. */
+void bb_iperf2_report_put(unsigned char *p, const struct bb_iperf2_report *r);
+/* 0 and r filled if p (n bytes) is a server report, -1 otherwise. */
+int bb_iperf2_report_get(const unsigned char *p, size_t n, struct bb_iperf2_report *r);
+double bb_iperf2_report_seconds(const struct bb_iperf2_report *r);
+double bb_iperf2_report_jitter_s(const struct bb_iperf2_report *r);
 
 #endif

@@ -1,16 +1,24 @@
 /* udp_xfer.c - the UDP transfer loops, classic ttcp's protocol with
- * boardbench's additions (udphdr.h):
+ * boardbench's additions (udphdr.h) and iperf2's (iperf2.h):
  *   sender:   start sentinel, nbuf datagrams of buflen bytes (each with a
  *             sequence header in source mode; several per send with UDP
- *             GSO; paced with --rate), then end sentinels;
+ *             GSO; paced with --rate), then end sentinels and tallies;
+ *             with --iperf2 no sentinels: iperf2's header in every
+ *             datagram, then its final datagram until the server reports;
  *   receiver: one socket for every stream; the clock runs from the first
  *             datagram or start sentinel to the end sentinel of every
- *             announced stream (or a classic peer's second sentinel);
+ *             announced stream (or a classic peer's second sentinel, or
+ *             an iperf2 client's final datagram, answered with a report);
  *             loss, reordering and jitter per stream from the headers;
- *             UDP GRO batches split back into datagrams. */
+ *             UDP GRO batches split back into datagrams.
+ * Every datagram is a peer's word: the receiver takes the test's peer from
+ * the first one it accepts, each stream's source from its first datagram,
+ * and counts what comes from elsewhere, with an implausible sequence
+ * number (udpstat.h), empty or over-length as refused, never as data. */
 #include "xfer.h"
 #include "pace.h"
 #include "udphdr.h"
+#include "iperf2.h"
 #include "core/timer.h"
 
 #include <errno.h>
@@ -31,6 +39,10 @@
 #define BB_ENOBUFS_PAUSE_NS 1000000L
 #define BB_TALLIES 2                /* the tally is sent this many times */
 #define BB_TALLY_WAIT_MS 100        /* the receiver waits this long for tallies */
+#define BB_IPERF2_FIN_WAIT_S 2.0    /* an iperf2 client waits this long for the report */
+#define BB_IPERF2_FIN_GAP_MS 10     /* ... sending its final datagram again this often */
+#define BB_IPERF2_LINGER_MS 300     /* the receiver answers repeated final datagrams */
+#define BB_IPERF2_QUIET_MS 50       /* ... until they stop this long */
 
 int bb_udp_set_gso(int fd, size_t seg)
 {
@@ -89,6 +101,35 @@ static void stamp(struct bb_xfer *x, unsigned segs, uint64_t seq)
 		bb_udp_hdr_put(x->buf + (size_t)k * x->cfg->buflen, &h);
 }
 
+static uint64_t realtime_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
+}
+
+/* iperf2's amount word: bytes, or the duration in 10 ms units (negative). */
+static int32_t iperf2_amount(const struct bb_xfer_cfg *c)
+{
+	uint64_t bytes = c->nbuf * (uint64_t)c->buflen;
+
+	if (c->time_s > 0)
+		return -(int32_t)(c->time_s * 100.0 + 0.5);   /* at most 86400 s: fits */
+	return bytes > INT32_MAX ? INT32_MAX : (int32_t)bytes;
+}
+
+/* iperf2's headers for the segs datagrams of the next send (ids from 1). */
+static void stamp_iperf2(struct bb_xfer *x, unsigned segs, uint64_t seq)
+{
+	const struct bb_xfer_cfg *c = x->cfg;
+	uint64_t now = realtime_us();
+
+	for (unsigned k = 0; k < segs; k++)
+		bb_iperf2_dgram_put(x->buf + (size_t)k * c->buflen, c->buflen, (int64_t)(seq + k + 1),
+				    now, (int)c->nstreams, c->port, iperf2_amount(c));
+}
+
 /* Sends len bytes as one call, retrying while the kernel is short of
  * buffers (as classic ttcp does) or the socket tick expires. */
 static int send_datagrams(struct bb_xfer *x, size_t len)
@@ -135,6 +176,8 @@ static long send_round(struct bb_xfer *x, uint64_t seq, uint64_t left, struct bb
 			return r;
 		len = (size_t)r;
 		segs = 1;
+	} else if (c->iperf2) {
+		stamp_iperf2(x, segs, seq);
 	} else if (c->udp_header) {
 		stamp(x, segs, seq);
 	}
@@ -146,6 +189,44 @@ static long send_round(struct bb_xfer *x, uint64_t seq, uint64_t left, struct bb
 	return send_datagrams(x, len) == 0 ? (long)segs : -1;
 }
 
+/* iperf2's end: the final datagram (data too, counted, as iperf counts
+ * it) with the negated next sequence number, again every 10 ms, one lower
+ * each time, until the server's report comes (or 2 s, or --idle-timeout). */
+static void iperf2_finish(struct bb_xfer *x, uint64_t sent)
+{
+	const struct bb_xfer_cfg *c = x->cfg;
+	struct pollfd p = { .fd = x->fd, .events = POLLIN };
+	double wait = c->idle_s < BB_IPERF2_FIN_WAIT_S ? c->idle_s : BB_IPERF2_FIN_WAIT_S;
+	double end = bb_now() + wait;
+	unsigned char rep[2048];
+	int64_t id = (int64_t)sent + 1;
+
+	do {
+		ssize_t r;
+		bb_iperf2_dgram_put(x->buf, c->buflen, -id, realtime_us(), (int)c->nstreams,
+				    c->port, iperf2_amount(c));
+		r = send(x->fd, x->buf, c->buflen, MSG_NOSIGNAL);
+		if (r > 0 && x->fin_tries == 0) {
+			x->n.bytes += (uint64_t)r;
+			x->n.calls++;
+			x->n.t_end = bb_now();
+		}
+		x->fin_tries++;
+		id++;
+		while (poll(&p, 1, BB_IPERF2_FIN_GAP_MS) > 0) {
+			r = recv(x->fd, rep, sizeof rep, MSG_DONTWAIT);
+			if (r > 0 && bb_iperf2_report_get(rep, (size_t)r, &x->srv) == 0) {
+				x->srv_ok = 1;
+				return;
+			}
+			if (r < 0 && errno == ECONNREFUSED)
+				return;              /* nobody listens: no report will come */
+			if (r < 0)
+				break;
+		}
+	} while (bb_now() < end && atomic_load(c->stop) != BB_END_INTERRUPTED);
+}
+
 void bb_udp_send(struct bb_xfer *x)
 {
 	const struct bb_xfer_cfg *c = x->cfg;
@@ -153,7 +234,8 @@ void bb_udp_send(struct bb_xfer *x)
 	uint64_t seq = 0;
 	struct timespec gap = { 0, 1000000 };
 
-	send_sentinel(x, BB_SENT_START);
+	if (!c->iperf2)
+		send_sentinel(x, BB_SENT_START);
 	x->n.t_start = bb_now();
 	if (c->rate_bps > 0) {
 		bb_pace_init(&pc, c->rate_bps, x->n.t_start, BB_PACE_MAX_BURST_S);
@@ -175,6 +257,11 @@ void bb_udp_send(struct bb_xfer *x)
 	x->n.t_end = bb_now();
 	if (x->f.end == BB_END_RUNNING)
 		x->f.end = BB_END_DONE;
+	if (c->iperf2) {
+		if (x->f.end != BB_END_REFUSED)
+			iperf2_finish(x, seq);
+		return;
+	}
 	for (int i = 0; i < BB_END_SENTINELS && x->f.end != BB_END_REFUSED; i++) {
 		send_sentinel(x, BB_SENT_END);
 		nanosleep(&gap, NULL);
@@ -185,11 +272,72 @@ void bb_udp_send(struct bb_xfer *x)
 
 /* ---- receiver ---- */
 
+struct source {
+	const struct sockaddr_storage *addr;
+	socklen_t len;
+};
+
+static int same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr, sizeof(struct in_addr));
+	if (a->ss_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr, sizeof(struct in6_addr));
+	return 0;
+}
+
+static unsigned port_of(const struct sockaddr_storage *a)
+{
+	if (a->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)a)->sin_port);
+	if (a->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)a)->sin6_port);
+	return 0;
+}
+
+static int same_endpoint(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	return same_host(a, b) && port_of(a) == port_of(b);
+}
+
 static void start_clock(struct bb_udp_rx *u, double now)
 {
 	if (!u->going) {
 		u->going = 1;
 		u->x.n.t_start = now;
+	}
+}
+
+/* The first accepted datagram names the test's peer. */
+static void take_peer(struct bb_udp_rx *u, const struct source *s)
+{
+	if (!u->peer_len && s->len) {
+		u->peer = *s->addr;
+		u->peer_len = s->len;
+	}
+}
+
+/* Whether stream i may take datagrams of this kind from s: it has none
+ * yet, or they came from s. */
+static int slot_ok(const struct bb_udp_rx *u, unsigned i, int kind, const struct source *s)
+{
+	if (i >= BB_MAX_STREAMS)
+		return 0;
+	if (!u->src_len[i])
+		return 1;
+	return u->kind[i] == kind && same_endpoint(&u->src[i], s->addr);
+}
+
+static void slot_claim(struct bb_udp_rx *u, unsigned i, int kind, const struct source *s)
+{
+	if (!u->src_len[i] && s->len) {
+		u->src[i] = *s->addr;
+		u->src_len[i] = s->len;
+		u->kind[i] = (unsigned char)kind;
 	}
 }
 
@@ -206,64 +354,214 @@ static int all_ended(const struct bb_udp_rx *u)
 	return (u->ended & stream_mask(u)) == stream_mask(u);
 }
 
-/* A sender's tally: its stream has ended, and sent this many. */
-static int tally(struct bb_udp_rx *u, const struct bb_udp_tally *t)
+/* A sender's tally: its stream has ended, and sent this many.  From the
+ * stream's own source only, and no more than it could have sent. */
+static int tally(struct bb_udp_rx *u, const struct bb_udp_tally *t, uint64_t now_ns,
+		 const struct source *s)
 {
-	if (t->stream < BB_MAX_STREAMS) {
-		u->flows[t->stream].sent = t->datagrams;
-		u->ended |= 1ull << t->stream;
-		u->tallied |= 1ull << t->stream;
+	const struct bb_udp_flow *f;
+
+	if (!slot_ok(u, t->stream, BB_UDP_KIND_BB, s)) {
+		u->refused.foreign_peer++;
+		return 0;
 	}
+	f = &u->flows[t->stream];
+	if (t->datagrams > bb_udp_seq_bound(f, now_ns, u->since_ns,
+					    f->datagram_len ? f->datagram_len : BB_UDP_HDR_LEN)) {
+		u->refused.foreign_seq++;
+		return 0;
+	}
+	u->flows[t->stream].sent = t->datagrams;
+	u->ended |= 1ull << t->stream;
+	u->tallied |= 1ull << t->stream;
 	return all_ended(u);
 }
 
-static void data_datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n,
-			  uint64_t now_ns)
+/* A datagram of stream i with sequence number seq (from 0): counted, or
+ * refused.  1 if it was counted. */
+static int sequenced(struct bb_udp_rx *u, unsigned i, int kind, uint64_t seq, uint64_t send_ns,
+		     size_t n, uint64_t now_ns, const struct source *s)
 {
-	struct bb_udp_hdr h;
+	struct bb_udp_flow *f = &u->flows[i];
 
-	u->datagrams++;
-	u->x.n.bytes += n;
-	if (bb_udp_hdr_get(p, n, &h) != 0 || h.stream >= BB_MAX_STREAMS) {
-		u->plain++;
-		return;
+	if (!slot_ok(u, i, kind, s)) {
+		u->refused.foreign_peer++;
+		return 0;
 	}
-	if (h.nstreams > u->nstreams)
-		u->nstreams = h.nstreams < BB_MAX_STREAMS ? h.nstreams : BB_MAX_STREAMS;
-	bb_udp_flow_add(&u->flows[h.stream], h.seq, h.send_ns, now_ns, n);
+	if (seq > bb_udp_seq_bound(f, now_ns, u->since_ns, n)) {
+		u->refused.foreign_seq++;
+		return 0;
+	}
+	if (f->received && n > f->datagram_len) {
+		u->refused.over_length++;
+		return 0;
+	}
+	slot_claim(u, i, kind, s);
+	bb_udp_flow_add(f, seq, send_ns, now_ns, n);
+	return 1;
 }
 
-/* Handles one datagram; returns 1 when the transfer is over. */
-static int datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n, uint64_t now_ns)
+/* The stream of an iperf2 client at s: the one it has, or a new one for a
+ * datagram that starts a stream plausibly; -1 if none. */
+static int iperf2_slot(struct bb_udp_rx *u, const struct bb_iperf2_dgram *d,
+		       const struct source *s)
+{
+	for (unsigned i = 0; i < BB_MAX_STREAMS; i++)
+		if (u->src_len[i] && u->kind[i] == BB_UDP_KIND_IPERF2 &&
+		    same_endpoint(&u->src[i], s->addr))
+			return (int)i;
+	if (!d->has_hdr && !(d->seq > 0 && d->seq <= BB_UDP_SEQ_SLACK))
+		return -1;
+	for (unsigned i = 0; i < BB_MAX_STREAMS; i++)
+		if (!u->src_len[i] && !u->flows[i].received)
+			return (int)i;
+	return -1;
+}
+
+/* The report iperf2's client waits for, about stream i. */
+static void iperf2_report(struct bb_udp_rx *u, unsigned i, const struct source *s)
+{
+	const struct bb_udp_flow *f = &u->flows[i];
+	struct bb_iperf2_report r;
+	unsigned char p[BB_IPERF2_REPORT_LEN];
+	double secs = u->x.n.t_end - u->x.n.t_start, j = f->jitter_ns * 1e-9;
+
+	memset(&r, 0, sizeof r);
+	r.bytes = f->bytes;
+	if (secs < 0)
+		secs = 0;
+	r.sec = (uint32_t)secs;
+	r.usec = (uint32_t)((secs - (double)r.sec) * 1e6);
+	r.lost = (int64_t)bb_udp_flow_lost(f);
+	r.out_of_order = (int64_t)f->out_of_order;
+	r.datagrams = (int64_t)bb_udp_flow_expected(f);
+	r.jitter_sec = (uint32_t)j;
+	r.jitter_usec = (uint32_t)((j - (double)r.jitter_sec) * 1e6);
+	bb_iperf2_report_put(p, &r);
+	if (sendto(u->x.fd, p, sizeof p, MSG_NOSIGNAL, (const struct sockaddr *)s->addr, s->len) > 0)
+		u->reports_sent++;
+}
+
+/* An iperf2 client's datagram; 1 when the test is over. */
+static int iperf2_datagram(struct bb_udp_rx *u, unsigned i, const struct bb_iperf2_dgram *d,
+			   size_t n, uint64_t now_ns, const struct source *s)
+{
+	uint64_t id = d->seq < 0 ? 0 - (uint64_t)d->seq : (uint64_t)d->seq;
+	uint64_t send_ns = (uint64_t)d->tv_sec * 1000000000u + (uint64_t)d->tv_usec * 1000u;
+
+	if (u->ended & (1ull << i)) {
+		if (d->seq < 0 && slot_ok(u, i, BB_UDP_KIND_IPERF2, s))
+			iperf2_report(u, i, s);       /* our report was lost: again */
+		else
+			u->refused.foreign_peer++;
+		return all_ended(u);
+	}
+	if (!sequenced(u, i, BB_UDP_KIND_IPERF2, id - 1, send_ns, n, now_ns, s))
+		return 0;
+	if (d->has_hdr && (unsigned)d->threads > u->nstreams)
+		u->nstreams = d->threads < BB_MAX_STREAMS ? (unsigned)d->threads : BB_MAX_STREAMS;
+	u->iperf2_flows += u->flows[i].received == 1;
+	if (d->seq > 0)
+		return 0;
+	u->ended |= 1ull << i;                /* its final datagram: data too, as iperf counts it */
+	u->x.n.t_end = (double)now_ns * 1e-9;
+	iperf2_report(u, i, s);
+	return all_ended(u);
+}
+
+/* A datagram that is not a sentinel or tally: 1 when the test is over,
+ * -1 if it was refused (or was a repeated final datagram). */
+static int data_datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n,
+			 uint64_t now_ns, const struct source *s)
+{
+	struct bb_udp_hdr h;
+	struct bb_iperf2_dgram d;
+	int over = 0, slot;
+
+	if (bb_udp_hdr_get(p, n, &h) == 0) {
+		if (h.stream >= BB_MAX_STREAMS) {
+			u->refused.foreign_seq++;
+			return -1;
+		}
+		if (!sequenced(u, h.stream, BB_UDP_KIND_BB, h.seq, h.send_ns, n, now_ns, s))
+			return -1;
+		if (h.nstreams > u->nstreams)
+			u->nstreams = h.nstreams < BB_MAX_STREAMS ? h.nstreams : BB_MAX_STREAMS;
+	} else if (bb_iperf2_dgram_get(p, n, &d) == 0 && (slot = iperf2_slot(u, &d, s)) >= 0) {
+		uint64_t got = u->flows[slot].received;
+		over = iperf2_datagram(u, (unsigned)slot, &d, n, now_ns, s);
+		if (u->flows[slot].received == got)
+			return over ? over : -1;
+	} else {
+		u->plain++;
+	}
+	u->datagrams++;
+	u->x.n.bytes += n;
+	return over;
+}
+
+/* Handles one datagram from s; returns 1 when the transfer is over. */
+static int datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n, uint64_t now_ns,
+		    const struct source *s)
 {
 	unsigned id = 0;
 	double now = (double)now_ns * 1e-9;
 	struct bb_udp_tally t;
+	int r;
 
+	if (n == 0) {
+		u->refused.zero_length++;
+		return 0;
+	}
+	if (u->peer_len && s->len && !same_host(&u->peer, s->addr)) {
+		u->refused.foreign_peer++;
+		return 0;
+	}
 	if (bb_udp_tally_get(p, n, &t) == 0)
-		return tally(u, &t);
-	u->x.n.t_end = now;                  /* the last sign of life so far */
+		return tally(u, &t, now_ns, s);
 	switch (bb_udp_sentinel_get(p, n, &id)) {
 	case BB_SENT_NONE:
+		r = data_datagram(u, p, n, now_ns, s);
+		if (r < 0)
+			return 0;
+		take_peer(u, s);
 		start_clock(u, now);
-		data_datagram(u, p, n, now_ns);
+		u->x.n.t_end = now;          /* the last sign of life so far */
 		if (u->x.cfg->touch)
 			bb_xfer_touch(&u->x, p, n);
 		if (u->x.cfg->dst_fd >= 0 && bb_xfer_write_out(&u->x, p, n) != 0)
 			return 1;
-		return 0;
+		return r;
 	case BB_SENT_START:
+		if (!slot_ok(u, id, BB_UDP_KIND_BB, s)) {
+			u->refused.foreign_peer++;
+			return 0;
+		}
+		slot_claim(u, id, BB_UDP_KIND_BB, s);
+		take_peer(u, s);
 		start_clock(u, now);
+		u->x.n.t_end = now;
 		return 0;
 	case BB_SENT_END:
-		if (id < BB_MAX_STREAMS)
-			u->ended |= 1ull << id;
+		if (!slot_ok(u, id, BB_UDP_KIND_BB, s)) {
+			u->refused.foreign_peer++;
+			return 0;
+		}
+		u->x.n.t_end = now;
+		u->ended |= 1ull << id;
 		return all_ended(u);
 	case BB_SENT_CLASSIC:
 		if (!u->going) {
+			take_peer(u, s);
 			start_clock(u, now);
+			u->x.n.t_end = now;
 			return 0;
 		}
+		if (s->len && !same_endpoint(&u->peer, s->addr)) {
+			u->refused.foreign_peer++;      /* only the test's own peer ends it */
+			return 0;
+		}
+		u->x.n.t_end = now;
 		return 1;
 	}
 	return 0;
@@ -287,15 +585,17 @@ static size_t gro_size(struct msghdr *m)
 }
 
 /* Splits what one recvmsg() returned; 1 when the transfer is over. */
-static int batch(struct bb_udp_rx *u, size_t len, size_t seg)
+static int batch(struct bb_udp_rx *u, size_t len, size_t seg, const struct source *s)
 {
 	uint64_t now_ns = bb_now_ns();
 	int over = 0;
 
+	if (len == 0)
+		return datagram(u, u->x.buf, 0, now_ns, s);
 	if (seg == 0 || seg > len)
 		seg = len;
 	for (size_t off = 0; off < len && !over; off += seg)
-		over = datagram(u, u->x.buf + off, len - off < seg ? len - off : seg, now_ns);
+		over = datagram(u, u->x.buf + off, len - off < seg ? len - off : seg, now_ns, s);
 	if (u->x.cfg->publish)
 		bb_live_publish(&u->x.live, u->x.n.bytes, u->x.n.calls);
 	return over;
@@ -319,21 +619,41 @@ static int udp_quiet(struct bb_udp_rx *u, double *since)
 	return 0;
 }
 
-/* After the end: the senders' tallies, for a bounded time. */
-static void collect_tallies(struct bb_udp_rx *u)
+/* After the end: the senders' tallies, for a bounded time, and the
+ * reports again for iperf2 clients that repeat their final datagram (our
+ * report was lost) until they fall quiet. */
+static void after_end(struct bb_udp_rx *u)
 {
 	struct pollfd p = { .fd = u->x.fd, .events = POLLIN };
-	double end = bb_now() + BB_TALLY_WAIT_MS * 1e-3;
-	struct bb_udp_tally t;
+	int iperf2 = u->iperf2_flows > 0;
+	double end = bb_now() + (iperf2 ? BB_IPERF2_LINGER_MS : BB_TALLY_WAIT_MS) * 1e-3;
 
-	while (u->nstreams && (u->tallied & stream_mask(u)) != stream_mask(u)) {
+	for (;;) {
+		int tallies = u->nstreams && !iperf2 &&
+			      (u->tallied & stream_mask(u)) != stream_mask(u);
 		int left = (int)((end - bb_now()) * 1e3);
+		struct sockaddr_storage from;
+		struct source s = { &from, sizeof from };
+		struct bb_udp_tally t;
+		struct bb_iperf2_dgram d;
+		int slot;
 		ssize_t r;
-		if (left <= 0 || poll(&p, 1, left) <= 0)
+
+		if ((!tallies && !iperf2) || left <= 0)
 			return;
-		r = recv(u->x.fd, u->x.buf, u->x.cfg->read_size, MSG_DONTWAIT);
-		if (r > 0 && bb_udp_tally_get(u->x.buf, (size_t)r, &t) == 0)
-			tally(u, &t);
+		if (iperf2 && left > BB_IPERF2_QUIET_MS)
+			left = BB_IPERF2_QUIET_MS;
+		if (poll(&p, 1, left) <= 0)
+			return;
+		r = recvfrom(u->x.fd, u->x.buf, u->x.cfg->read_size, MSG_DONTWAIT,
+			     (struct sockaddr *)&from, &s.len);
+		if (r <= 0)
+			continue;
+		if (bb_udp_tally_get(u->x.buf, (size_t)r, &t) == 0)
+			tally(u, &t, bb_now_ns(), &s);
+		else if (iperf2 && bb_iperf2_dgram_get(u->x.buf, (size_t)r, &d) == 0 && d.seq < 0 &&
+			 (slot = iperf2_slot(u, &d, &s)) >= 0 && (u->ended & (1ull << slot)))
+			iperf2_report(u, (unsigned)slot, &s);
 	}
 }
 
@@ -343,14 +663,22 @@ void bb_udp_recv(struct bb_udp_rx *u)
 	struct iovec iov = { u->x.buf, u->x.cfg->read_size };
 	double since = 0;
 
+	u->since_ns = bb_now_ns();
 	for (;;) {
-		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+		struct sockaddr_storage from;
+		struct msghdr m = { .msg_name = &from, .msg_namelen = sizeof from,
+				    .msg_iov = &iov, .msg_iovlen = 1,
 				    .msg_control = control.buf, .msg_controllen = sizeof control.buf };
 		ssize_t r = recvmsg(u->x.fd, &m, 0);
 		if (r >= 0) {
+			struct source s = { &from, m.msg_namelen <= sizeof from ? m.msg_namelen : 0 };
 			since = 0;
 			u->x.n.calls++;
-			if (batch(u, (size_t)r, gro_size(&m)))
+			if (m.msg_flags & MSG_TRUNC) {
+				u->refused.over_length++;   /* longer than the read buffer */
+				continue;
+			}
+			if (batch(u, (size_t)r, gro_size(&m), &s))
 				break;
 		} else if (errno == EAGAIN || errno == EWOULDBLOCK) {
 			if (udp_quiet(u, &since))
@@ -362,7 +690,7 @@ void bb_udp_recv(struct bb_udp_rx *u)
 	}
 	if (u->x.f.end == BB_END_RUNNING) {
 		u->x.f.end = BB_END_DONE;
-		collect_tallies(u);
+		after_end(u);
 	}
 	if (!u->going)
 		u->x.n.t_start = u->x.n.t_end = bb_now();   /* nothing came */

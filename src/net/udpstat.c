@@ -1,6 +1,34 @@
-/* udpstat.c - loss, reordering and RFC 3550 jitter of one UDP stream (see
- * udpstat.h). */
+/* udpstat.c - loss, reordering and RFC 3550 jitter of one UDP stream, and
+ * the bound on its sequence numbers (see udpstat.h). */
 #include "udpstat.h"
+
+uint64_t bb_udp_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t bb_udp_refused_foreign(const struct bb_udp_refused *r)
+{
+	return bb_udp_sat_add(r->foreign_peer, r->foreign_seq);
+}
+
+uint64_t bb_udp_refused_malformed(const struct bb_udp_refused *r)
+{
+	return bb_udp_sat_add(r->zero_length, r->over_length);
+}
+
+uint64_t bb_udp_seq_bound(const struct bb_udp_flow *f, uint64_t now_ns, uint64_t since_ns,
+			  size_t len)
+{
+	uint64_t from = f->received ? f->last_ns : since_ns;
+	double secs = now_ns > from ? (double)(now_ns - from) * 1e-9 : 0.0;
+	double pps = BB_UDP_LINE_BPS / (8.0 * ((double)len + BB_UDP_IP_OVERHEAD));
+	double more = secs * pps;
+
+	if (more > 1e18)                 /* a century at line rate: no bound left to keep */
+		more = 1e18;
+	return bb_udp_sat_add(bb_udp_sat_add(f->next_seq, BB_UDP_SEQ_SLACK), (uint64_t)more);
+}
 
 void bb_udp_flow_add(struct bb_udp_flow *f, uint64_t seq, uint64_t send_ns,
 		     uint64_t recv_ns, uint64_t bytes)
@@ -8,8 +36,11 @@ void bb_udp_flow_add(struct bb_udp_flow *f, uint64_t seq, uint64_t send_ns,
 	/* Wrapping difference, read as signed: the clocks' offset cancels out. */
 	int64_t transit = (int64_t)(recv_ns - send_ns);
 
+	if (f->received == 0)
+		f->datagram_len = (size_t)bytes;
 	f->received++;
-	f->bytes += bytes;
+	f->bytes = bb_udp_sat_add(f->bytes, bytes);
+	f->last_ns = recv_ns;
 	if (seq < f->next_seq)
 		f->out_of_order++;
 	else

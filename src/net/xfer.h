@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "iperf2.h"
@@ -54,6 +55,9 @@ struct bb_xfer_cfg {
 	int file_fd;          /* tx sendfile: the file to send from */
 	int udp_header;       /* tx UDP: a sequence header in each datagram */
 	unsigned gso_segs;    /* tx UDP: datagrams per send through UDP GSO; <= 1: none */
+	int iperf2;           /* tx UDP: iperf2's datagrams and end exchange, no sentinels */
+	unsigned port;        /* tx UDP iperf2: the receiver's port, for the test header */
+	double time_s;        /* tx UDP iperf2: the duration announced (0: nbuf is) */
 	unsigned nstreams;
 	atomic_int *stop;     /* the controller stores a bb_end here to stop every loop */
 };
@@ -96,6 +100,9 @@ struct bb_xfer {
 	struct bb_zc_stats zc;
 	double acked_at;           /* tx TCP: when the peer had acknowledged everything; 0 = never */
 	uint64_t enobufs;          /* UDP tx: sends the kernel refused for lack of buffers */
+	struct bb_iperf2_report srv;  /* UDP tx iperf2: the server's report */
+	int srv_ok;                 /* 1 once srv came */
+	unsigned fin_tries;         /* final datagrams sent */
 	uint32_t touch_sum;
 };
 
@@ -121,8 +128,19 @@ struct bb_udp_rx {
 	uint64_t datagrams;        /* data datagrams (not sentinels) */
 	uint64_t plain;            /* data datagrams without our header */
 	int going;                 /* the clock runs (classic: first sentinel seen) */
+	uint64_t since_ns;         /* when the receiver began */
+	struct sockaddr_storage peer;   /* the test's peer: the first datagram's source */
+	socklen_t peer_len;         /* 0 until one came */
+	struct sockaddr_storage src[BB_MAX_STREAMS];   /* each stream's source */
+	socklen_t src_len[BB_MAX_STREAMS];
+	unsigned char kind[BB_MAX_STREAMS];   /* BB_UDP_KIND_* of each stream */
+	unsigned iperf2_flows;      /* streams of an iperf2 client (one per source port) */
+	struct bb_udp_refused refused;
+	uint64_t reports_sent;      /* server reports sent to an iperf2 client */
 	int gro;                   /* UDP GRO is on */
 };
+
+enum { BB_UDP_KIND_NONE, BB_UDP_KIND_BB, BB_UDP_KIND_IPERF2 };
 
 void bb_udp_send(struct bb_xfer *x);
 void bb_udp_recv(struct bb_udp_rx *u);

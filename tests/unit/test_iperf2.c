@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,6 +257,104 @@ static void test_probe_eof_and_split_header(void **state)
 	assert_int_equal(pr.hdr.amount, 102400);
 }
 
+/* ---- UDP ---- */
+
+/* iperf 2.1.8 `iperf -c 127.0.0.1 -p 47001 -u -b 10M -t 0.5`: the first
+ * 40 bytes of a datagram (id 0x24), and of a final datagram (id -449). */
+static const unsigned char udp_data[40] = {
+	0x00, 0x00, 0x00, 0x24, 0x6b, 0x0d, 0xaf, 0xea, 0x00, 0x0e, 0x26, 0x02,
+	0x00, 0x00, 0x00, 0x00, 0x48, 0x01, 0x00, 0x98, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0xb7, 0x99, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xff, 0xff, 0xff, 0xce,
+};
+
+static void test_udp_datagram(void **state)
+{
+	unsigned char p[40];
+	struct bb_iperf2_dgram d;
+
+	(void)state;
+	assert_int_equal(bb_iperf2_dgram_get(udp_data, sizeof udp_data, &d), 0);
+	assert_true(d.seq == 0x24 && d.has_hdr && d.threads == 1);
+	assert_true(d.tv_sec == 1796059114u && d.tv_usec == 927234u);
+	memcpy(p, udp_data, sizeof p);
+	memcpy(p, "\xff\xff\xfe\x3f", 4);
+	memcpy(p + 12, "\xff\xff\xff\xff", 4);
+	assert_int_equal(bb_iperf2_dgram_get(p, sizeof p, &d), 0);
+	assert_true(d.seq == -449);
+	/* without the test header: 32-bit, signed; the fourth word is data */
+	assert_int_equal(bb_iperf2_dgram_get(p, 16, &d), 0);
+	assert_true(d.seq == -449 && !d.has_hdr);
+	/* classic ttcp's pattern: microseconds out of range */
+	assert_int_equal(bb_iperf2_dgram_get((const unsigned char *)" !\"#$%&'()*+,-./0123", 20, &d), -1);
+	assert_int_equal(bb_iperf2_dgram_get(udp_data, 15, &d), -1);
+	memcpy(p, "\0\0\0\0", 4);
+	memcpy(p + 12, "\0\0\0\0", 4);
+	assert_int_equal(bb_iperf2_dgram_get(p, sizeof p, &d), -1);      /* sequence number 0 */
+}
+
+/* What we write reads back, with 64-bit sequence numbers both ways. */
+static void test_udp_datagram_put(void **state)
+{
+	unsigned char p[1470];
+	struct bb_iperf2_dgram d;
+	const int64_t seqs[] = { 1, 0x123456789abcll, -(0x100000000ll + 7), INT64_MAX };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+		bb_iperf2_dgram_put(p, sizeof p, seqs[i], 1796059114927234ull, 2, 5001, -1000);
+		assert_int_equal(bb_iperf2_dgram_get(p, sizeof p, &d), 0);
+		assert_true(d.seq == seqs[i] && d.has_hdr && d.threads == 2);
+		assert_true(d.tv_sec == 1796059114u && d.tv_usec == 927234u);
+	}
+	assert_memory_equal(p + 16, "\x08\0\0\0\0\0\0\x02\0\0\x13\x89", 12);
+	bb_iperf2_dgram_put(p, 16, 77, 0, 1, 5001, 0);                  /* no room for more */
+	assert_int_equal(bb_iperf2_dgram_get(p, 16, &d), 0);
+	assert_true(d.seq == 77 && !d.has_hdr);
+}
+
+/* iperf 2.1.8's server answered ids 1-4, 6-10, 3, -11 with these bytes:
+ * 16170 bytes, 550 us, 0 lost, 1 out of order, 11 datagrams, jitter 5 us. */
+static void test_udp_report_from_iperf(void **state)
+{
+	unsigned char p[BB_IPERF2_REPORT_LEN];
+	static const unsigned char words[] = {
+		0x88, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3f, 0x2a, 0, 0, 0, 0, 0, 0, 0x02, 0x26,
+		0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0x0b, 0, 0, 0, 0, 0, 0, 0, 5,
+	};
+	struct bb_iperf2_report r;
+
+	(void)state;
+	memset(p, 0, sizeof p);
+	memcpy(p + 16, words, sizeof words);
+	assert_int_equal(bb_iperf2_report_get(p, sizeof p, &r), 0);
+	assert_true(r.bytes == 16170 && r.sec == 0 && r.usec == 550);
+	assert_true(r.lost == 0 && r.out_of_order == 1 && r.datagrams == 11);
+	assert_true(fabs(bb_iperf2_report_jitter_s(&r) - 5e-6) < 1e-12);
+	assert_int_equal(bb_iperf2_report_get(p, 55, &r), -1);           /* short */
+	p[16] = 0x08;
+	assert_int_equal(bb_iperf2_report_get(p, sizeof p, &r), -1);     /* no VERSION1 */
+}
+
+static void test_udp_report_roundtrip(void **state)
+{
+	unsigned char p[BB_IPERF2_REPORT_LEN];
+	struct bb_iperf2_report w = { 0, 0x123456789ull, 10, 250000, 0x100000003ll, 7,
+				      0x200000001ll, 0, 12 }, r;
+
+	(void)state;
+	bb_iperf2_report_put(p, &w);
+	assert_int_equal(bb_iperf2_report_get(p, sizeof p, &r), 0);
+	assert_true(r.bytes == w.bytes && r.lost == w.lost && r.out_of_order == 7 &&
+		    r.datagrams == w.datagrams);
+	assert_true(fabs(bb_iperf2_report_seconds(&r) - 10.25) < 1e-9);
+	/* an old server's 40-byte report: 32-bit counts, signed */
+	w.lost = -2;
+	bb_iperf2_report_put(p, &w);
+	assert_int_equal(bb_iperf2_report_get(p, 56, &r), 0);
+	assert_true(r.lost == -2 && r.datagrams == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +369,10 @@ int main(void)
 		cmocka_unit_test(test_random_bytes_through_probe),
 		cmocka_unit_test(test_probe_bounded),
 		cmocka_unit_test(test_probe_eof_and_split_header),
+		cmocka_unit_test(test_udp_datagram),
+		cmocka_unit_test(test_udp_datagram_put),
+		cmocka_unit_test(test_udp_report_from_iperf),
+		cmocka_unit_test(test_udp_report_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_udp.c - unit tests for src/net/udphdr.c and udpstat.c: the UDP
  * header, sentinels and tally on the wire (big-endian, byte exact, so a
- * PowerPC and an x86 host agree), hostile datagrams, and loss, reordering
- * and RFC 3550 jitter on sequences whose answers are known. */
+ * PowerPC and an x86 host agree), hostile datagrams, loss, reordering
+ * and RFC 3550 jitter on sequences whose answers are known, and the bound
+ * that makes an implausible sequence number foreign instead of loss. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -167,6 +168,83 @@ static void test_hostile_sequence_numbers(void **state)
 	assert_true(bb_udp_flow_lost(&f) == 0);
 }
 
+/* A fresh flow: only the slack; then what 400 Gbit/s carries per second. */
+static void test_seq_bound(void **state)
+{
+	struct bb_udp_flow f;
+	const uint64_t t0 = 1000000000ull;
+	double pps = BB_UDP_LINE_BPS / (8.0 * (1470 + BB_UDP_IP_OVERHEAD));
+	uint64_t b;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	assert_true(bb_udp_seq_bound(&f, t0, t0, 1470) == BB_UDP_SEQ_SLACK);
+	b = bb_udp_seq_bound(&f, t0 + 1000000000ull, t0, 1470);   /* 1 s after the start */
+	assert_true(fabs((double)(b - BB_UDP_SEQ_SLACK) - pps) <= 1.0);
+	bb_udp_flow_add(&f, 0, 0, t0 + 500, 1470);
+	assert_true(f.last_ns == t0 + 500 && f.datagram_len == 1470);
+	assert_true(bb_udp_seq_bound(&f, t0 + 500, t0, 1470) == 1 + BB_UDP_SEQ_SLACK);
+	/* the clock going backwards gives no credit */
+	assert_true(bb_udp_seq_bound(&f, t0, t0, 1470) == 1 + BB_UDP_SEQ_SLACK);
+	/* the bound saturates instead of wrapping */
+	f.next_seq = UINT64_MAX - 10;
+	assert_true(bb_udp_seq_bound(&f, t0 + 500, t0, 1470) == UINT64_MAX);
+	f.next_seq = 5;
+	assert_true(bb_udp_seq_bound(&f, UINT64_MAX, 0, 0) < UINT64_MAX / 4);
+}
+
+/* The issue's three crafted datagrams and crafted tally: every one of them
+ * is beyond the bound, so a receiver refuses them and no count can reach
+ * 2^63 or 2^64. */
+static void test_crafted_beyond_bound(void **state)
+{
+	struct bb_udp_flow f;
+	const uint64_t t0 = 5000000000ull;
+	const uint64_t crafted[] = { 1ull << 63, UINT64_MAX, (1ull << 63) + 5 };
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (uint64_t i = 0; i < 100; i++)
+		bb_udp_flow_add(&f, i, i * 1000, t0 + i * 1000, 124);
+	for (size_t i = 0; i < 3; i++)
+		assert_true(crafted[i] > bb_udp_seq_bound(&f, t0 + 200000, t0, 124));
+	assert_true(UINT64_MAX > bb_udp_seq_bound(&f, t0 + 200000, t0, BB_UDP_HDR_LEN));
+	assert_true(bb_udp_flow_lost(&f) == 0 && bb_udp_flow_expected(&f) == 100);
+	/* a plausible jump is loss, and stays below 2^53 for a day-long test */
+	assert_true(bb_udp_seq_bound(&f, t0 + 86400ull * 1000000000ull, t0, 0) < (1ull << 53));
+}
+
+static void test_refused_and_saturation(void **state)
+{
+	struct bb_udp_refused r = { 3, 4, 1, 2 };
+
+	(void)state;
+	assert_true(bb_udp_refused_foreign(&r) == 7);
+	assert_true(bb_udp_refused_malformed(&r) == 3);
+	assert_true(bb_udp_sat_add(UINT64_MAX - 1, 5) == UINT64_MAX);
+	assert_true(bb_udp_sat_add(2, 3) == 5);
+	r.foreign_peer = UINT64_MAX;
+	assert_true(bb_udp_refused_foreign(&r) == UINT64_MAX);
+}
+
+/* iperf2's accounting on the same sequence (ids 1..10 without 5, then 3
+ * again, then its final datagram 11): iperf 2.1.8's server said
+ * "0/11", 1 out of order; ids are sequence numbers + 1 here. */
+static void test_iperf2_accounting(void **state)
+{
+	struct bb_udp_flow f;
+	const uint64_t ids[] = { 1, 2, 3, 4, 6, 7, 8, 9, 10, 3, 11 };
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+		bb_udp_flow_add(&f, ids[i] - 1, 0, 0, 1470);
+	assert_true(bb_udp_flow_expected(&f) == 11);
+	assert_true(bb_udp_flow_lost(&f) == 0);
+	assert_true(f.out_of_order == 1);
+	assert_true(f.bytes == 11 * 1470);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -179,6 +257,10 @@ int main(void)
 		cmocka_unit_test(test_jitter),
 		cmocka_unit_test(test_jitter_clock_offset),
 		cmocka_unit_test(test_hostile_sequence_numbers),
+		cmocka_unit_test(test_seq_bound),
+		cmocka_unit_test(test_crafted_beyond_bound),
+		cmocka_unit_test(test_refused_and_saturation),
+		cmocka_unit_test(test_iperf2_accounting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
