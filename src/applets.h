@@ -30,6 +30,9 @@ struct bb_result *mem_quick(struct bb_run *run);
 int ttcp_main(int argc, char **argv);
 struct bb_result *ttcp_quick(struct bb_run *run);
 
+int rr_main(int argc, char **argv);
+struct bb_result *rr_quick(struct bb_run *run);
+
 int run_main(int argc, char **argv);
 int selftest_main(int argc, char **argv);
 int facts_main(int argc, char **argv);

@@ -22,6 +22,8 @@ const struct bb_applet bb_applets[] = {
 	  mem_main, mem_quick },
 	{ "ttcp", "TCP/UDP throughput: classic ttcp lines, iperf2 interoperable (Mbit = 2^20 bits)",
 	  ttcp_main, ttcp_quick },
+	{ "rr", "request/response latency: transactions/s, p50..p99.9 (netperf TCP_RR/UDP_RR)",
+	  rr_main, rr_quick },
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
 	{ "facts", "what tells this board apart: device tree, SoC revision, CPU, kernel config",

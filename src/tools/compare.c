@@ -181,6 +181,7 @@ static const struct {
 	{ "csum", { "csum.total.generic32", "csum.total.*" }, 0 },
 	{ "mem", { "mem.tot.memcpy.libc", "mem.tot.memcpy.*" }, 0 },
 	{ "lat", { NULL }, 1 },
+	{ "rr", { "rr.tcp.1x1.latency", "rr.tcp.*.latency", "rr.*.latency" }, 0 },
 };
 
 /* Row i of applet `name` could head it. */

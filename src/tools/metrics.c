@@ -87,6 +87,13 @@ struct key_rule {
 	.xlabel = "bytes per call", .xcap = 1, .category = "$1", .logy = 1
 #define TTCP_RATE .quantity = "throughput", .disp = "Mbit/s", .scale = 8e-6, \
 	.better = BB_BETTER_HIGHER
+#define RR_LATENCY .how = HOW_RAW, .quantity = "latency", .base = "s", .disp = "us", \
+	.scale = 1e6, .better = BB_BETTER_LOWER, .chart = "rr",                         \
+	.title = "rr: request/response latency per transaction (us)",                   \
+	.category = "{protocol} {request_bytes}/{response_bytes} bytes", .legend = "",  \
+	.xlabel = "transaction"
+#define RR_RATE .how = HOW_PER_WORK, .quantity = "rate", .base = "transactions/s",   \
+	.disp = "transactions/s", .scale = 1, .better = BB_BETTER_HIGHER, .aux = 1, .chart = ""
 #define CSUM_COUNTER .how = HOW_PER_VALUE, .per_value = "calls", .quantity = "counter", \
 	.base = "$u/call", .disp = "$u/call", .scale = 1, .better = BB_BETTER_LOWER,     \
 	.aux = 1, .chart = ""
@@ -141,6 +148,16 @@ static const struct key_rule key_rules[] = {
 	  .base = "s", .disp = "ms", .scale = 1e3, .better = BB_BETTER_LOWER, .aux = 1,
 	  .chart = "" },
 	{ .applet = "ttcp", .pattern = "interval_*", .skip = 1 },
+	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .above1 = "inflight",
+	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.inflight{inflight}.latency",
+	  RR_LATENCY },
+	{ .applet = "rr", .pattern = "latency", .unit_is = "s",
+	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.latency", RR_LATENCY },
+	{ .applet = "rr", .pattern = "interval_transactions", .work_is = "s", .above1 = "inflight",
+	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.inflight{inflight}.rate", RR_RATE },
+	{ .applet = "rr", .pattern = "interval_transactions", .work_is = "s",
+	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.rate", RR_RATE },
+	{ .applet = "rr", .pattern = "histogram_*", .skip = 1 },
 	{ .applet = BB_CALIB_APPLET, .pattern = BB_CALIB_SERIES, .work_is = "ops",
 	  .key = BB_CALIB_KEY,
 	  .how = HOW_PER_WORK, .quantity = "time", .base = "s/op", .disp = "ns/op", .scale = 1e9,
