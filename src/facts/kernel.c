@@ -248,12 +248,14 @@ static const char *preempt_base(char *const *values, int have_config, const char
 {
 	*dynamic = strstr(version, "PREEMPT_DYNAMIC") != NULL;
 	if (have_config) {
+		const char *m = config_is(values, "PREEMPT_RT") ? "rt"
+			      : config_is(values, "PREEMPT_LAZY") ? "lazy"
+			      : config_is(values, "PREEMPT") ? "full"
+			      : config_is(values, "PREEMPT_VOLUNTARY") ? "voluntary"
+			      : config_is(values, "PREEMPT_NONE") ? "none" : NULL;
 		*dynamic |= config_is(values, "PREEMPT_DYNAMIC");
-		return config_is(values, "PREEMPT_RT") ? "rt"
-		     : config_is(values, "PREEMPT_LAZY") ? "lazy"
-		     : config_is(values, "PREEMPT") ? "full"
-		     : config_is(values, "PREEMPT_VOLUNTARY") ? "voluntary"
-		     : config_is(values, "PREEMPT_NONE") ? "none" : NULL;
+		if (m)
+			return m;
 	}
 	if (strstr(version, "PREEMPT_RT"))
 		return "rt";

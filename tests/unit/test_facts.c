@@ -306,6 +306,37 @@ static void test_malformed(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* kernel.preempt from the version string when the config does not say. */
+static void test_preempt_from_version(void **state)
+{
+	static const struct { const char *version, *config, *want; } cases[] = {
+		{ "#1 SMP PREEMPT Tue Feb 5 14:02:11 UTC 2019\n", NULL, "full" },
+		{ "#1 SMP PREEMPT Tue Feb 5 14:02:11 UTC 2019\n", "CONFIG_SMP=y\n", "full" },
+		{ "#1 SMP PREEMPT_RT Tue Feb 5 14:02:11 UTC 2019\n", NULL, "rt" },
+		{ "#1 SMP PREEMPT_DYNAMIC Tue Feb 5 2019\n", NULL, "dynamic" },
+		{ "#1 SMP Tue Feb 5 14:02:11 UTC 2019\n", NULL, "none or voluntary" },
+		{ "#1 SMP Tue Feb 5 2019\n", "CONFIG_PREEMPT_VOLUNTARY=y\n", "voluntary" },
+	};
+	char cmd[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char root[] = "/tmp/bb-preempt-XXXXXX";
+		assert_non_null(mkdtemp(root));
+		write_file(root, "/proc/sys/kernel/osrelease", "5.4.0\n", 6);
+		write_file(root, "/proc/sys/kernel/version", cases[i].version,
+			   strlen(cases[i].version));
+		if (cases[i].config)
+			write_file(root, "/boot/config-5.4.0", cases[i].config,
+				   strlen(cases[i].config));
+		use_root(root);
+		bb_facts_collect(&kv);
+		assert_fact("kernel.preempt", cases[i].want);
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 /* The live system: whatever it has, in a few milliseconds. */
 static void test_live_timing(void **state)
 {
@@ -335,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_sysinfo),
 		cmocka_unit_test(test_config_gz_in_sync),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_preempt_from_version),
 		cmocka_unit_test(test_live_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown);
