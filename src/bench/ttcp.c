@@ -5,6 +5,7 @@
  * profile; see ttcp_applet.h for the other parts. */
 #include "applets.h"
 #include "ttcp_applet.h"
+#include "ttcp_server.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/error.h"
@@ -71,6 +72,10 @@ static const char ttcp_help[] =
 	"  --idle-timeout S       give up after S s without progress (default 30)\n"
 	"  --accept-timeout S     receiver: wait at most S s for a sender (default 0:\n"
 	"                         for ever, as classic ttcp)\n"
+	"  --server               with -r: serve test after test until stopped, several\n"
+	"                         clients at once (boardbench ttcp -r --server --help)\n"
+	"  --to-server HOST       a test against such a server, both ends printed;\n"
+	"                         -R/--bidir: it sends (boardbench ttcp --to-server x --help)\n"
 	BB_COMMON_HELP
 	"\n"
 	"A peer that resets or stalls, or ^C, gives a partial report marked\n"
@@ -338,6 +343,8 @@ int ttcp_main(int argc, char **argv)
 	struct bb_run *run;
 	int rc;
 
+	if (ttcp_server_wanted(argc, argv))
+		return ttcp_server_main(argc, argv);
 	defaults(&o);
 	parse(argc, argv, &o, &cli);
 	run = bb_run_new(argc, argv);

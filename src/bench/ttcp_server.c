@@ -1,0 +1,463 @@
+/* ttcp_server.c - `boardbench ttcp -r --server`: a receiver left running
+ * on a lab network.  It serves test after test until SIGTERM/SIGINT,
+ * several at once from different clients (--max-tests), each test on
+ * connections of its own (see ttcp_server_conn.c), and prints one log
+ * line per test or refused connection on stdout.  This file holds the
+ * options, the listening socket and the event loop: one thread polls the
+ * listening socket, the connections still in their first bytes or
+ * handshake, the control connections of running tests and the tests' wake
+ * pipes, and gives every test a tick; stream threads only move data.
+ * Accept failures for lack of descriptors pause accepting (no busy loop). */
+#include "ttcp_server.h"
+#include "core/error.h"
+#include "core/parse.h"
+#include "core/timer.h"
+#include "net/units.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SRV_ACCEPT_BURST 64
+#define SRV_BACKOFF_MIN_S 0.05
+#define SRV_BACKOFF_MAX_S 1.0
+
+static const char server_help[] =
+	"usage: boardbench ttcp -r --server [options]\n"
+	"       boardbench ttcp --to-server HOST [-R | --bidir] [options]   (see its --help)\n"
+	"\n"
+	"A receiver to leave running on a board: it serves test after test until\n"
+	"SIGTERM or SIGINT (running tests then end as interrupted, their results\n"
+	"written; exit 0), tests from different clients at once.  Clients:\n"
+	"  classic ttcp, iperf2, nc   one connection is one test (an iperf2 header\n"
+	"                             announcing -P N streams groups N connections\n"
+	"                             from that address within 3 s into one test)\n"
+	"  boardbench ttcp --to-server  the control protocol (docs/protocol.md): the\n"
+	"                             test is agreed first, its data connections carry\n"
+	"                             its token, and both ends' results are exchanged;\n"
+	"                             -R and --bidir make the server send\n"
+	"One line per test on stdout:\n"
+	"  TIME CLIENT:PORT MODE BYTES bytes SECONDS s RATE Mbit/s VERDICT\n"
+	"  (Mbit/s = 10^6 bits/s; VERDICT complete, incomplete: why, empty, refused: why)\n"
+	"\n"
+	"Options:\n"
+	"  -p port                port (default 5001)\n"
+	"  -4 | -6                IPv4 or IPv6 only;  --bind ADDR[%DEV]  local address\n"
+	"  -b sockbuf             SO_RCVBUF/SO_SNDBUF bytes;  -D  TCP_NODELAY\n"
+	"  --read-size BYTES      bytes per read (default 128K)\n"
+	"  --max-tests N          tests at once (default 4); more are refused\n"
+	"  --max-conns N          accepted connections open at once, every kind\n"
+	"                         (default 64); more are closed at once and logged\n"
+	"  --max-streams N        streams per test and direction (default 16; an iperf2\n"
+	"                         header announcing more is waited for only up to this)\n"
+	"  --handshake-timeout S  first bytes, and each control step, within S s (5)\n"
+	"  --idle-timeout S       a data connection without progress for S s ends (10)\n"
+	"  --min-rate BITS        a data connection moving less than BITS/s over a\n"
+	"                         window is dropped (default 64k; 0: no minimum)\n"
+	"  --rate-window S        that window (default 10 s)\n"
+	"  --allow CIDR[,CIDR..]  only these clients (IPv4 and IPv6 prefixes, at most 16);\n"
+	"                         others are closed at once and logged\n"
+	"  --key FILE             a shared secret (its bytes, one trailing newline\n"
+	"                         dropped): boardbench clients prove they know it\n"
+	"                         (HMAC-SHA-256 challenge); a classic client cannot,\n"
+	"                         so a keyed server refuses every classic client\n"
+	"  --json-dir DIR         one results file per test (written whole or not at all)\n"
+	"  --label KEY=VALUE      recorded in every results file (repeatable)\n"
+	"  -h, --help             show this help\n";
+
+enum {
+	SO_SERVER = BB_OPT_FIRST_APPLET, SO_BIND, SO_READ_SIZE, SO_MAX_TESTS, SO_MAX_CONNS,
+	SO_MAX_STREAMS, SO_HANDSHAKE, SO_IDLE, SO_MIN_RATE, SO_RATE_WINDOW, SO_ALLOW, SO_KEY,
+	SO_JSON_DIR,
+};
+
+void srv_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("ttcp-r: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void srv_log(const char *who, const char *mode, uint64_t bytes, double seconds,
+	     const char *verdict)
+{
+	char stamp[32], rate[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (seconds > 0)
+		snprintf(rate, sizeof rate, "%.2f", (double)bytes * 8 / seconds / 1e6);
+	else
+		snprintf(rate, sizeof rate, "-");
+	printf("%s %s %s %llu bytes %.2f s %s Mbit/s %s\n", stamp, who, mode,
+	       (unsigned long long)bytes, seconds, rate, verdict);
+	fflush(stdout);
+}
+
+int ttcp_server_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--server"))
+			return 1;
+		if (!strcmp(argv[i], "--to-server") || !strncmp(argv[i], "--to-server=", 12))
+			return 2;
+	}
+	return 0;
+}
+
+static double secs_arg(const char *opt, const char *arg, double min)
+{
+	double v;
+
+	if (bb_parse_double(arg, min, 86400, &v) || v < min)
+		bb_die_value(opt, arg, min > 0 ? "expected seconds > 0, at most 86400"
+					       : "expected seconds >= 0, at most 86400");
+	return v;
+}
+
+static void allow_arg(struct srv_opts *o, const char *arg)
+{
+	char err[160];
+
+	if (bb_cidr_list_parse(arg, &o->allow, err, sizeof err) != 0)
+		bb_die_value("--allow", arg, err);
+}
+
+static void key_arg(struct srv_opts *o, const char *arg)
+{
+	char err[200];
+
+	if (srv_key_load(arg, o->key, sizeof o->key, &o->keylen, err, sizeof err) != 0)
+		bb_die_value("--key", arg, err);
+}
+
+static void dir_arg(struct srv_opts *o, const char *arg)
+{
+	struct stat st;
+
+	if (stat(arg, &st) != 0 || !S_ISDIR(st.st_mode) || access(arg, W_OK) != 0)
+		bb_die_value("--json-dir", arg, "expected a writable directory");
+	o->json_dir = arg;
+}
+
+static int server_opt(struct srv_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case SO_SERVER: case 'r': return 1;
+	case 'p': o->base.port = (unsigned)bb_size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
+	case '4': o->base.family = AF_INET; return 1;
+	case '6': o->base.family = AF_INET6; return 1;
+	case 'b': o->base.sockbuf = (int)bb_size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
+	case 'D': o->base.nodelay = 1; return 1;
+	case SO_BIND: o->base.bind = arg; return 1;
+	case SO_READ_SIZE:
+		o->base.read_size = bb_size_arg("--read-size", arg, 1, 16u << 20, "expected bytes 1..16M");
+		return 1;
+	case SO_MAX_TESTS: o->max_tests = (int)bb_size_arg("--max-tests", arg, 1, 64, "expected 1..64"); return 1;
+	case SO_MAX_CONNS: o->max_conns = (int)bb_size_arg("--max-conns", arg, 1, 4096, "expected 1..4096"); return 1;
+	case SO_MAX_STREAMS:
+		o->max_streams = (int)bb_size_arg("--max-streams", arg, 1, BB_MAX_STREAMS, "expected 1..64");
+		return 1;
+	case SO_HANDSHAKE: o->handshake_s = secs_arg("--handshake-timeout", arg, 0.01); return 1;
+	case SO_IDLE: o->idle_s = secs_arg("--idle-timeout", arg, 0.01); return 1;
+	case SO_MIN_RATE:
+		if (strcmp(arg, "0") == 0)
+			o->min_rate_bps = 0;
+		else if (bb_parse_rate(arg, &o->min_rate_bps))
+			bb_die_value("--min-rate", arg, "expected bits/s, e.g. 64k, or 0");
+		return 1;
+	case SO_RATE_WINDOW: o->rate_window_s = secs_arg("--rate-window", arg, 0.1); return 1;
+	case SO_ALLOW: allow_arg(o, arg); return 1;
+	case SO_KEY: key_arg(o, arg); return 1;
+	case SO_JSON_DIR: dir_arg(o, arg); return 1;
+	}
+	return 0;
+}
+
+static void parse(int argc, char **argv, struct srv_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "server", no_argument, NULL, SO_SERVER }, { "receive", no_argument, NULL, 'r' },
+		{ "port", required_argument, NULL, 'p' }, { "sockbuf", required_argument, NULL, 'b' },
+		{ "nodelay", no_argument, NULL, 'D' }, { "bind", required_argument, NULL, SO_BIND },
+		{ "read-size", required_argument, NULL, SO_READ_SIZE },
+		{ "max-tests", required_argument, NULL, SO_MAX_TESTS },
+		{ "max-conns", required_argument, NULL, SO_MAX_CONNS },
+		{ "max-streams", required_argument, NULL, SO_MAX_STREAMS },
+		{ "handshake-timeout", required_argument, NULL, SO_HANDSHAKE },
+		{ "idle-timeout", required_argument, NULL, SO_IDLE },
+		{ "min-rate", required_argument, NULL, SO_MIN_RATE },
+		{ "rate-window", required_argument, NULL, SO_RATE_WINDOW },
+		{ "allow", required_argument, NULL, SO_ALLOW }, { "key", required_argument, NULL, SO_KEY },
+		{ "json-dir", required_argument, NULL, SO_JSON_DIR },
+		{ "label", required_argument, NULL, BB_OPT_LABEL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, roles = 0;
+
+	bb_cli_begin();
+	while ((opt = getopt_long(argc, argv, ":rtp:b:D46uh", longopts, NULL)) != -1) {
+		if (opt == 'r')
+			roles |= 2;
+		if (opt == 't')
+			bb_die_usage("--server receives and serves: give -r, not -t (see --help)");
+		if (opt == 'u')
+			bb_die_usage("--server serves TCP tests only in this version (no -u)");
+		if (opt == 'h') {
+			fputs(server_help, stdout);
+			exit(0);
+		}
+		if (bb_cli_common(opt, optarg, &o->cli) || server_opt(o, opt, optarg))
+			continue;
+		bb_cli_bad(opt, argv);
+	}
+	(void)roles;
+	bb_cli_no_operands(argc, argv);
+}
+
+static void defaults(struct srv_opts *o, int argc, char **argv)
+{
+	memset(o, 0, sizeof *o);
+	o->base.family = AF_UNSPEC;
+	o->base.port = TTCP_DEFAULT_PORT;
+	o->base.buflen = TTCP_DEFAULT_BUFLEN;
+	o->base.nbuf = TTCP_DEFAULT_NBUF;
+	o->base.align = TTCP_DEFAULT_ALIGN;
+	o->base.fmt = 'K';
+	o->base.streams = 1;
+	o->base.connect_timeout_s = 10;
+	o->max_tests = SRV_MAX_TESTS;
+	o->max_conns = SRV_MAX_CONNS;
+	o->max_streams = SRV_MAX_STREAMS;
+	o->handshake_s = SRV_HANDSHAKE_S;
+	o->idle_s = SRV_IDLE_S;
+	o->min_rate_bps = SRV_MIN_RATE_BPS;
+	o->rate_window_s = SRV_RATE_WINDOW_S;
+	o->argc = argc;
+	o->argv = argv;
+}
+
+/* The listening socket: --bind, or the wildcard of -4/-6 (default IPv6
+ * taking IPv4 too, or IPv4 where the kernel has no IPv6). */
+static int listen_on(const struct srv_opts *o, char *err, size_t errlen)
+{
+	struct bb_sockopt so = { SOCK_STREAM, o->base.sockbuf, o->base.nodelay, NULL, NULL, 0 };
+	int family = o->base.family == AF_INET ? AF_INET : AF_INET6, fd;
+	char addr[128], dev[64];
+	struct bb_addr local;
+
+	addr[0] = dev[0] = '\0';
+	if (o->base.bind) {
+		if (bb_bind_spec_parse(o->base.bind, addr, sizeof addr, dev, sizeof dev) != 0 ||
+		    (addr[0] && bb_addr_numeric(addr, o->base.port, o->base.family, &local) != 0)) {
+			snprintf(err, errlen, "--bind '%s': not a numeric address[%%device]",
+				 o->base.bind);
+			return -1;
+		}
+		so.dev = dev[0] ? dev : NULL;
+		if (addr[0])
+			family = local.ss.ss_family;
+	}
+	if (!addr[0])
+		bb_addr_wildcard(family, o->base.port, &local);
+	fd = bb_sock_listen(family, &local, &so, err, errlen);
+	if (fd < 0 && family == AF_INET6 && o->base.family == AF_UNSPEC && !addr[0] &&
+	    (errno == EAFNOSUPPORT || errno == EADDRNOTAVAIL)) {
+		bb_addr_wildcard(AF_INET, o->base.port, &local);
+		fd = bb_sock_listen(AF_INET, &local, &so, err, errlen);
+	}
+	return fd;
+}
+
+/* accept4 failed for lack of descriptors or memory: stop accepting for a
+ * while (doubling up to a second), and let waiting tests know. */
+static void back_off(struct srv *v, int err, double now)
+{
+	v->backoff_s = v->backoff_s <= 0 ? SRV_BACKOFF_MIN_S : v->backoff_s * 2;
+	if (v->backoff_s > SRV_BACKOFF_MAX_S)
+		v->backoff_s = SRV_BACKOFF_MAX_S;
+	v->accept_pause_until = now + v->backoff_s;
+	if (v->emfile_count++ == 0 || v->backoff_s >= SRV_BACKOFF_MAX_S)
+		srv_note("accept: %s; accepting again in %.2f s (%lu times so far)", strerror(err),
+			 v->backoff_s, v->emfile_count);
+	for (struct srv_test *t = v->tests; t; t = t->next)
+		t->emfile = 1;
+}
+
+static void take(struct srv *v, int fd, const struct bb_addr *peer)
+{
+	struct bb_ip ip;
+	char who[BB_ADDR_TEXT + 8], host[BB_ADDR_TEXT];
+
+	v->nconns++;
+	if (bb_ip_from_sockaddr((const struct sockaddr *)&peer->ss, &ip) == 0 &&
+	    bb_cidr_list_allows(&v->o->allow, &ip) && v->nconns <= v->o->max_conns) {
+		srv_conn_add(v, fd, peer);
+		return;
+	}
+	bb_addr_text((const struct sockaddr *)&peer->ss, host, sizeof host);
+	snprintf(who, sizeof who, strchr(host, ':') ? "[%s]:%u" : "%s:%u", host,
+		 bb_addr_port((const struct sockaddr *)&peer->ss));
+	srv_log(who, "-", 0, 0, v->nconns > v->o->max_conns
+		? "refused: too many connections open (--max-conns)"
+		: "refused: address not allowed (--allow)");
+	close(fd);
+	v->nconns--;
+}
+
+static void accept_some(struct srv *v, double now)
+{
+	for (int i = 0; i < SRV_ACCEPT_BURST; i++) {
+		struct bb_addr peer;
+		int fd;
+		peer.len = sizeof peer.ss;
+		fd = accept4(v->lfd, (struct sockaddr *)&peer.ss, &peer.len,
+			     SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd >= 0) {
+			v->backoff_s = 0;
+			take(v, fd, &peer);
+		} else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+			back_off(v, errno, now);
+			return;
+		} else if (errno != ECONNABORTED && errno != EINTR && errno != EPROTO) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				srv_note("accept: %s", strerror(errno));
+			return;
+		}
+	}
+}
+
+/* What one poll() watches, and who each entry belongs to. */
+struct watch {
+	struct pollfd *p;
+	void **who;
+	int *kind;                   /* 0 listen, 1 pending conn, 2 control, 3 wake pipe */
+	size_t n, cap;
+};
+
+static void watch_add(struct watch *w, int fd, int kind, void *who)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+		struct pollfd *p = realloc(w->p, cap * sizeof *p);
+		void **o = p ? realloc(w->who, cap * sizeof *o) : NULL;
+		int *k = o ? realloc(w->kind, cap * sizeof *k) : NULL;
+		if (p)
+			w->p = p;
+		if (o)
+			w->who = o;
+		if (!k)
+			return;              /* out of memory: that fd waits for a tick */
+		w->kind = k;
+		w->cap = cap;
+	}
+	w->p[w->n] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	w->who[w->n] = who;
+	w->kind[w->n++] = kind;
+}
+
+static void watch_build(struct srv *v, struct watch *w, double now)
+{
+	w->n = 0;
+	if (now >= v->accept_pause_until)
+		watch_add(w, v->lfd, 0, NULL);
+	for (struct srv_conn *c = v->conns; c; c = c->next)
+		watch_add(w, c->fd, 1, c);
+	for (struct srv_test *t = v->tests; t; t = t->next) {
+		if (t->ctl_fd >= 0 && !t->ctl_gone)
+			watch_add(w, t->ctl_fd, 2, t);
+		if (t->rx.used && t->rx.s.wake[0] >= 0)
+			watch_add(w, t->rx.s.wake[0], 3, NULL);
+		if (t->tx.used && t->tx.s.wake[0] >= 0)
+			watch_add(w, t->tx.s.wake[0], 3, NULL);
+	}
+}
+
+static void serve_ready(struct srv *v, struct watch *w, double now)
+{
+	char drain[64];
+
+	for (size_t i = 0; i < w->n; i++) {
+		if (!w->p[i].revents)
+			continue;
+		switch (w->kind[i]) {
+		case 0: accept_some(v, now); break;
+		case 1: srv_conn_readable(v, w->who[i]); break;
+		case 2: srv_test_ctl_readable(v, w->who[i]); break;
+		default:
+			while (read(w->p[i].fd, drain, sizeof drain) > 0)
+				;
+		}
+	}
+}
+
+static void serve(struct srv *v)
+{
+	struct watch w = { 0 };
+
+	while (!ttcp_interrupted() && !atomic_load(&v->stop)) {
+		double now = bb_now(), wait = TTCP_TICK_S;
+		if (v->accept_pause_until > now && v->accept_pause_until - now < wait)
+			wait = v->accept_pause_until - now;
+		watch_build(v, &w, now);
+		if (poll(w.p, w.n, (int)(wait * 1000) + 1) > 0)
+			serve_ready(v, &w, bb_now());
+		now = bb_now();
+		srv_conns_tick(v, now);
+		srv_tests_tick(v, now);
+	}
+	free(w.p);
+	free(w.who);
+	free(w.kind);
+}
+
+int ttcp_server_main(int argc, char **argv)
+{
+	static struct ttcp_session signal_target;   /* only its stop flag is used */
+	struct srv_opts *o;
+	struct srv v;
+	char err[256];
+
+	if (ttcp_server_wanted(argc, argv) == 2)
+		return ttcp_client_main(argc, argv);
+	o = calloc(1, sizeof *o);
+	if (!o)
+		bb_die("out of memory");
+	defaults(o, argc, argv);
+	parse(argc, argv, o);
+	memset(&v, 0, sizeof v);
+	v.o = o;
+	atomic_init(&v.stop, 0);
+	v.lfd = listen_on(o, err, sizeof err);
+	if (v.lfd < 0) {
+		bb_warn("%s", err);
+		free(o);
+		return BB_EXIT_FAIL;
+	}
+	ttcp_signals_install(&signal_target);
+	srv_note("serving on port %u: at most %d tests, %d connections; min rate %.0f bit/s "
+		 "over %g s%s%s", o->base.port, o->max_tests, o->max_conns, o->min_rate_bps,
+		 o->rate_window_s, o->allow.n ? "; --allow" : "", o->keylen ? "; --key" : "");
+	serve(&v);
+	srv_note("stopping: %d tests running end as interrupted", v.ntests);
+	srv_conns_close_all(&v);
+	srv_tests_finish_all(&v);
+	close(v.lfd);
+	bb_cli_free(&o->cli);
+	free(o);
+	return 0;
+}
