@@ -1,8 +1,10 @@
 /* csum_arm.c - ARM32 checksum variant `neon`.  Debian's armhf and most
  * ARMv7 builds do not assume NEON, so with gcc the loop (csum_neon.h) is
  * compiled for NEON by a target attribute and chosen at run time from
- * AT_HWCAP; clang builds carry it only when NEON is enabled for the build. */
-#if defined(__arm__) && (defined(__ARM_NEON) || !defined(__clang__))
+ * AT_HWCAP; clang builds carry it only when NEON is enabled for the build,
+ * and ARMv5/v6 or soft-float builds (armel) never (neon_arm.h). */
+#include "neon_arm.h"
+#if BB_ARM_NEON
 #if defined(__ARM_NEON)
 #define CSUM_NEON_ATTR
 #else

@@ -11,6 +11,10 @@
 #ifndef BB_KERNELS_CSUM_NEON_H
 #define BB_KERNELS_CSUM_NEON_H
 
+#include "neon_arm.h"
+#if defined(__arm__) && !BB_ARM_NEON
+#error "csum_neon.h: this ARM build cannot carry NEON code (see neon_arm.h)"
+#endif
 #include <arm_neon.h>
 #include <stddef.h>
 #include <stdint.h>

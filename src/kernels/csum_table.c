@@ -3,6 +3,7 @@
  * per architecture; adding a variant is one line here and one function.
  * Rows: X(function, name, description, supported). */
 #include "csum.h"
+#include "neon_arm.h"
 
 #include <string.h>
 
@@ -44,7 +45,7 @@
 #elif defined(__aarch64__)
 #define CSUM_ARCH(X) \
 	X(csum_neon, "neon", "AdvSIMD pairwise add-accumulate (vpadal)", csum_always)
-#elif defined(__arm__) && (defined(__ARM_NEON) || !defined(__clang__))
+#elif BB_ARM_NEON
 #define CSUM_ARCH(X) \
 	X(csum_neon, "neon", "NEON pairwise add-accumulate (vpadal)", csum_neon_supported)
 #elif defined(__powerpc__) || defined(__powerpc64__)

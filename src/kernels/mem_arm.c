@@ -1,16 +1,20 @@
 /* mem_arm.c - ARM32 memory primitives: `neon` moves 64 bytes a step with
  * vld1/vst1 (compiled for NEON by a target pragma, chosen at run time from
- * AT_HWCAP, since armhf's baseline FPU has no NEON), and `ldm` moves 32
+ * AT_HWCAP, since armhf's baseline FPU has no NEON; left out of ARMv5/v6
+ * and soft-float builds, which cannot carry it: neon_arm.h), and `ldm` moves 32
  * bytes a step with ldm/stm of eight registers, the classic ARM copy.
  * ldm/stm fault on unaligned addresses, so `ldm` uses them only when source
  * and destination share word alignment and copies words otherwise. */
 #if defined(__arm__)
 #include "mem.h"
+#include "neon_arm.h"
 
 #include <string.h>
 #include <sys/auxv.h>
 
+#if BB_ARM_NEON
 MEM_DECLARE(mem_neon, 1, 1, 1, 1, 1)
+#endif
 MEM_DECLARE(mem_ldm, 1, 1, 1, 1, 0)
 
 MEM_KERNELS_BEGIN
@@ -114,6 +118,7 @@ void mem_ldm_clear_page(void *dst)
 
 /* ---- NEON ---- */
 
+#if BB_ARM_NEON
 int mem_neon_supported(void)
 {
 	return (getauxval(AT_HWCAP) & HWCAP_ARM_NEON) != 0;
@@ -248,6 +253,7 @@ uint64_t mem_neon_read(const void *src, size_t n)
 }
 
 #pragma GCC pop_options
+#endif /* BB_ARM_NEON */
 
 MEM_KERNELS_END
 

@@ -3,6 +3,7 @@
  * the flags say whether the variant has memcpy, memset, copy_page,
  * clear_page and read; adding a variant is one line here plus its kernels. */
 #include "mem.h"
+#include "neon_arm.h"
 
 #include <string.h>
 
@@ -50,9 +51,12 @@
 #define MEM_ARCH(X)                                                                    \
 	X(mem_ldpq, "ldp-q", "ldp/stp of q registers, 64 bytes a step", 1, 1, 1, 1, 1) \
 	X(mem_dczva, "dc-zva", "dc zva clear_page (block size from DCZID_EL0)", 0, 0, 0, 1, 0)
-#elif defined(__arm__)
+#elif defined(__arm__) && BB_ARM_NEON
 #define MEM_ARCH(X)                                                                 \
 	X(mem_neon, "neon", "NEON vld1/vst1, 64 bytes a step", 1, 1, 1, 1, 1)          \
+	X(mem_ldm, "ldm", "ldm/stm of 8 registers, 32 bytes a step", 1, 1, 1, 1, 0)
+#elif defined(__arm__)
+#define MEM_ARCH(X) \
 	X(mem_ldm, "ldm", "ldm/stm of 8 registers, 32 bytes a step", 1, 1, 1, 1, 0)
 #elif defined(__powerpc__) || defined(__powerpc64__)
 #define MEM_ARCH(X)                                                                     \
