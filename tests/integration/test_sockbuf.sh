@@ -187,6 +187,22 @@ tap $? "no warning once net.core.rmem_max allows 256k"
 expect_param "$TMPD/free-rx.json" rcvbuf_granted "$REQ" "uncapped JSON: receive buffer granted"
 expect_param "$TMPD/free-rx.json" sockbuf_capped_by '""' "uncapped JSON: nothing caps it"
 
+# ---- compare names the cap: uncapped (A) against capped (B) ----
+RA=$(cat "$RMEM")
+$BB compare "$TMPD/free-rx.json" -- "$TMPD/tcp-rx.json" >"$TMPD/cmp.txt" 2>&1
+if grep -q "without cJSON" "$TMPD/cmp.txt"; then
+	tap 0 "compare # SKIP built without cJSON"
+else
+	expect_grep "^A and B differ in [0-9]* recorded fields" "$TMPD/cmp.txt" \
+		"compare of the uncapped run against the capped one has a differences section"
+	expect_grep "^  net.core.rmem_max: A $RA, B $CAP\\( \\|\$\\)" "$TMPD/cmp.txt" \
+		"  ... naming net.core.rmem_max with both values"
+	expect_grep "^  ttcp rcvbuf_granted: A $REQ, B $EXP\\( \\|\$\\)" "$TMPD/cmp.txt" \
+		"  ... and the receive buffer each was granted"
+	expect_grep "^  ttcp sockbuf_capped_by: A (none), B net.core.rmem_max" "$TMPD/cmp.txt" \
+		"  ... and what capped it"
+fi
+
 restore
 [ "$(cat "$RMEM")" = "$OLD_R" ] && [ "$(cat "$WMEM")" = "$OLD_W" ]
 tap $? "net.core.rmem_max and wmem_max are back to $OLD_R and $OLD_W"
