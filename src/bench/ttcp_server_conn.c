@@ -103,6 +103,11 @@ static int classic(struct srv *v, struct srv_conn *c, double now)
 	struct srv_test *t = NULL;
 	int k = 0;
 
+	if (v->o->keylen) {
+		srv_conn_drop(v, c, "refused: a client without the handshake, and this server "
+			      "has --key");
+		return 1;
+	}
 	bb_iperf2_probe_init(&pr);
 	if (bb_iperf2_probe_feed(&pr, c->buf, c->n) == BB_IPERF2_NEED_MORE)
 		bb_iperf2_probe_eof(&pr);

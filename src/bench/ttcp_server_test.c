@@ -555,6 +555,7 @@ void srv_test_ctl_readable(struct srv *v, struct srv_test *t)
 void srv_tests_finish_all(struct srv *v)
 {
 	for (struct srv_test *t = v->tests; t; t = t->next) {
+		set_why(t, "interrupted: the server was stopped (SIGTERM or SIGINT)");
 		stop_test(t, BB_END_INTERRUPTED);
 		t->join_until = 0;
 	}
