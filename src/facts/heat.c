@@ -164,6 +164,8 @@ static void legacy_policies(struct bb_heat_sample *s)
 {
 	char dir[48], path[96], seen[4096] = "";
 
+	if (!root_exists(CPU_DIR "/cpu0/cpufreq"))
+		return;   /* no cpufreq at all: no scan of every CPU */
 	for (int cpu = 0; cpu < LEGACY_MAX_CPUS && s->npolicy < BB_HEAT_MAX_POLICIES; cpu++) {
 		char cpus[256];
 		snprintf(dir, sizeof dir, CPU_DIR "/cpu%d/cpufreq", cpu);

@@ -34,10 +34,13 @@
 
 #include "core/kv.h"
 
+/* What one sample holds at most: boards have far fewer; on a big host the
+ * rest goes unwatched, which keeps a sample's cost to a few dozen small
+ * sysfs reads (a zone whose sensor is slow to read costs what it costs). */
 #define BB_HEAT_MAX_POLICIES 16
 #define BB_HEAT_MAX_ZONES 24
 #define BB_HEAT_MAX_TRIPS 8
-#define BB_HEAT_MAX_CPUS 64       /* throttle counters of the first 64 CPUs */
+#define BB_HEAT_MAX_CPUS 32       /* throttle counters of the first 32 CPUs */
 #define BB_HEAT_FELL_PCT 10       /* a fixed clock "fell" by more than this */
 
 struct bb_heat_policy {
