@@ -92,6 +92,20 @@ expect_param "$TMPD/steady.json" stream temp.max_after_c 45.2 "temp.max_after_c"
 expect_param "$TMPD/steady.json" stream throttled none "the steady fixture: not throttled"
 expect_param "$TMPD/steady.json" calib clock.before_khz none "calib spans the run: not watched"
 
+# Every applet's result is watched: its first sample when it was added, its
+# last when its status was set.
+head -c 3000 /dev/zero >"$TMPD/data.bin"
+for cmd in "lat --min 1K --max 16K --samples 1" "mem sweep --sizes 4K -n 1" \
+	"csum --sizes 64 -N 100 -r 2" "csum --data $TMPD/data.bin"; do
+	applet=${cmd%% *}
+	# shellcheck disable=SC2086
+	expect_exit 0 "$cmd on the steady fixture exits 0" -- \
+		env BB_SYSROOT="$ROOT" "$BB" $cmd --json "$TMPD/each.json"
+	expect_param "$TMPD/each.json" "$applet" clock.before_khz 1800000 "$cmd: clock.before_khz"
+	expect_param "$TMPD/each.json" "$applet" clock.after_khz 1800000 "$cmd: clock.after_khz"
+	no_warning "$TMPD/err" "$cmd: no throttle warning"
+done
+
 # The quick suite samples each applet's result; "run" and "calib" are not.
 expect_exit 0 "run --only csum on the steady fixture exits 0" -- \
 	env BB_SYSROOT="$ROOT" "$BB" run --only csum --json "$TMPD/run.json"
