@@ -12,6 +12,7 @@
  *   mem-tot-memcpy-libc   the tot_memcpy sweep with libc's memcpy, best  ticks or cycles
  *   ttcp-tcp-transmit     loopback ttcp, median of the transfers     Mbit/s (10^6 bit/s)
  *   ttcp-tcp-transmit-streams2   the same with 2 streams
+ *   rr-tcp-1x1-latency    loopback request/response, median latency   us
  * A result that failed or was cut short gives `--result fail` and no
  * measurement; an applet the suite did not run gives no line. */
 #include "lava.h"
@@ -139,16 +140,44 @@ static void ttcp_case(FILE *f, const struct bb_result *r)
 		pass_line(f, name, s->work * 8 / kept_median(s) * 1e-6, "Mbit/s");
 }
 
+/* "rr-tcp-1x1-latency", "-inflight4" before "-latency" when above 1. */
+static void rr_name(char *name, size_t len, const struct bb_result *r)
+{
+	const struct bb_kv *proto = bb_kv_get(&r->params, "protocol");
+	double inflight = bb_kv_getnum(&r->params, "inflight", 1);
+
+	snprintf(name, len, "rr-%s-%.0fx%.0f", proto && proto->s ? proto->s : "tcp",
+		 bb_kv_getnum(&r->params, "request_bytes", 1),
+		 bb_kv_getnum(&r->params, "response_bytes", 1));
+	if (inflight > 1)
+		snprintf(name + strlen(name), len - strlen(name), "-inflight%.0f", inflight);
+	snprintf(name + strlen(name), len - strlen(name), "-latency");
+}
+
+/* The median of every transaction (rr's own p50, from its histogram), else
+ * of the latencies kept. */
+static void rr_case(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = bb_result_find(r, "latency", NULL);
+	char name[NAME_MAX_LEN];
+
+	rr_name(name, sizeof name, r);
+	if (s)
+		pass_line(f, name, bb_kv_getnum(&s->values, "p50_s", kept_median(s)) * 1e6, "us");
+}
+
 static const struct {
 	const char *applet;
-	const char *name;   /* the test case when the result failed (ttcp: its own) */
+	const char *name;   /* the test case when the result failed, or NULL: */
 	void (*emit)(FILE *f, const struct bb_result *r);
+	void (*name_of)(char *name, size_t len, const struct bb_result *r);  /* ... this */
 } cases[] = {
-	{ "stream", "stream-triad", stream_case },
-	{ "lat", "lat-largest-set", lat_case },
-	{ "csum", "csum-1500-generic32", csum_case },
-	{ "mem", "mem-tot-memcpy-libc", mem_case },
-	{ "ttcp", NULL, ttcp_case },
+	{ "stream", "stream-triad", stream_case, NULL },
+	{ "lat", "lat-largest-set", lat_case, NULL },
+	{ "csum", "csum-1500-generic32", csum_case, NULL },
+	{ "mem", "mem-tot-memcpy-libc", mem_case, NULL },
+	{ "ttcp", NULL, ttcp_case, ttcp_name },
+	{ "rr", NULL, rr_case, rr_name },
 };
 
 int bb_emit_lava(FILE *f, const struct bb_run *run)
@@ -165,7 +194,7 @@ int bb_emit_lava(FILE *f, const struct bb_run *run)
 				if (cases[c].name)
 					snprintf(name, sizeof name, "%s", cases[c].name);
 				else
-					ttcp_name(name, sizeof name, r);
+					cases[c].name_of(name, sizeof name, r);
 				fail_line(f, name);
 			}
 		}
