@@ -252,8 +252,8 @@ static void close_join(struct srv_test *t)
 		struct srv_dir *d = dir_of(t, i);
 		if (!d->used || d->joined >= d->want)
 			continue;
-		set_why(t, "%d of %d streams connected within %g s%s", d->joined, d->want,
-			SRV_JOIN_S, t->emfile ? "; accept failed for lack of file descriptors "
+		set_why(t, "%d of %d streams connected within %.0f s%s", d->joined, d->want,
+			t->join_until - t->opened, t->emfile ? "; accept failed for lack of file descriptors "
 			"(EMFILE/ENFILE)" : "");
 		d->want = d->joined;
 	}
