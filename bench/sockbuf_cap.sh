@@ -52,6 +52,10 @@ command -v ss >/dev/null || die "ss (iproute2) is needed"
 need_boardbench
 make_work "$keep"
 
+# The same lock as tests/integration/test_sockbuf.sh: never two at once
+# saving each other's lowered value.
+exec 9>/tmp/boardbench-test-sockbuf.lock
+command -v flock >/dev/null && flock 9
 saved=$(cat "$SYSCTL")
 PORT=$(sh "$top/tests/port_base.sh" $$)
 rx_pid=
