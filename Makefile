@@ -2,6 +2,11 @@
 #
 #   make                      build ./boardbench (needs only a C compiler and libc)
 #   make CROSS_COMPILE=powerpc-linux-gnu- STATIC=1 BUILD=build-ppc
+#   make TARGET=armel         static cross build with Debian's compiler for a board
+#                             (docs/TARGETS.md lists TARGETs; BUILD=build-armel)
+#   make LIBC=musl TARGET=armel   the small static binary, against musl (BUILD=
+#                             build-musl-armel; the sysroot is made on first use by
+#                             scripts/musl-sysroot.sh in MUSL=$(MUSL_CACHE)/armel)
 #   make check                unit (cmocka) and integration tests; ends "N passed, N failed"
 #   make check SAN=1          the same under AddressSanitizer + UBSan (in build-san/)
 #   make run                  build and run the quick suite
@@ -12,6 +17,60 @@
 # Honours CC, CROSS_COMPILE, CFLAGS, LDFLAGS, PREFIX, DESTDIR and STATIC=1 as
 # U-Boot, the kernel and BusyBox do.  KERNEL_OPT is added for the measured
 # kernels in src/kernels/ (default -O3, as STREAM is usually built).
+
+# ---- TARGET and LIBC: Debian's cross compilers, glibc or musl ----
+# TARGET names a board class: its compiler triple and CPU flags (i586 is
+# built for the Pentium/Geode class: no cmov), a static link and its own
+# BUILD.  LIBC=musl links against a musl sysroot (MUSL; made by
+# scripts/musl-sysroot.sh with the target's kernel headers inside, or any
+# sysroot with a musl.specs given as MUSL=DIR) and builds small by default
+# (-Os and unused sections dropped; the measured kernels keep KERNEL_OPT).
+BB_TARGETS := x86_64 i586 i686 armel armhf aarch64 mips mipsel riscv64 powerpc
+bb_triple_x86_64 := x86_64-linux-gnu
+bb_triple_i586 := i686-linux-gnu
+bb_triple_i686 := i686-linux-gnu
+bb_triple_armel := arm-linux-gnueabi
+bb_triple_armhf := arm-linux-gnueabihf
+bb_triple_aarch64 := aarch64-linux-gnu
+bb_triple_mips := mips-linux-gnu
+bb_triple_mipsel := mipsel-linux-gnu
+bb_triple_riscv64 := riscv64-linux-gnu
+bb_triple_powerpc := powerpc-linux-gnu
+bb_cflags_i586 := -march=i586
+TARGET ?=
+LIBC ?= glibc
+BB_TARGET_FLAGS :=
+MUSL_SPECS :=
+ifneq ($(TARGET),)
+ifeq ($(filter $(TARGET),$(BB_TARGETS)),)
+$(error TARGET=$(TARGET) is not one of: $(BB_TARGETS))
+endif
+CROSS_COMPILE ?= $(bb_triple_$(TARGET))-
+STATIC ?= 1
+BB_TARGET_FLAGS += $(bb_cflags_$(TARGET))
+endif
+ifeq ($(LIBC),musl)
+MUSL_CACHE ?= $(HOME)/.cache/boardbench-musl
+ifeq ($(TARGET),)
+ifeq ($(MUSL),)
+$(error LIBC=musl needs TARGET=NAME ($(BB_TARGETS)), or MUSL=DIR and CROSS_COMPILE)
+endif
+endif
+MUSL ?= $(MUSL_CACHE)/$(TARGET)
+MUSL_SPECS := $(MUSL)/musl.specs
+override STATIC := 1
+CJSON ?= 0
+CFLAGS ?= -Os -g -fno-pie -ffunction-sections -fdata-sections \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+LDFLAGS ?= -Wl,--gc-sections -Wl,-z,noseparate-code
+BB_TARGET_FLAGS += -specs $(MUSL_SPECS)
+BUILD ?= build-musl-$(or $(TARGET),$(notdir $(MUSL)))
+else ifneq ($(LIBC),glibc)
+$(error LIBC=$(LIBC): glibc (the compiler's own libc) or musl)
+endif
+ifneq ($(TARGET),)
+BUILD ?= build-$(TARGET)
+endif
 
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
@@ -47,6 +106,8 @@ BB_LDFLAGS := -pthread $(SANFLAGS)
 ifeq ($(STATIC),1)
 BB_LDFLAGS += -static
 endif
+BB_CFLAGS += $(BB_TARGET_FLAGS)
+BB_LDFLAGS += $(BB_TARGET_FLAGS)
 LDLIBS := -lm
 
 # The revision --version prints comes from this source tree only: its
@@ -138,6 +199,14 @@ $(BUILD)/buildinfo.h: FORCE
 	@printf '%s\n' "$$buildinfo" > $@.tmp
 	@cmp -s $@.tmp $@ || mv $@.tmp $@
 	@rm -f $@.tmp
+
+# A musl sysroot is made before anything is compiled against it.
+ifneq ($(MUSL_SPECS),)
+$(BUILD)/buildinfo.h: $(MUSL_SPECS)
+$(MUSL_SPECS):
+	@[ -n "$(TARGET)" ] || { echo "no $(MUSL_SPECS): make it with scripts/musl-sysroot.sh" >&2; exit 1; }
+	scripts/musl-sysroot.sh $(TARGET) $(MUSL)
+endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ)
 	@mkdir -p $(dir $@)
