@@ -2,7 +2,8 @@
  * four kernels behind the same signatures (DESIGN.md, "Variant registries").
  *
  * The standard row is plain C as McCalpin's stream.c writes it.  "Tuned"
- * rows use non-temporal stores and are reported as "tuned STREAM", as the
+ * rows are vector code for the width the CPU has, with ordinary stores or
+ * with non-temporal ones, and are reported as "tuned STREAM", as the
  * STREAM run rules require.  supported() checks the CPU at run time.
  */
 #ifndef BB_KERNELS_STREAM_H
@@ -21,6 +22,10 @@ struct stream_variant {
 	const char *name;
 	const char *desc;
 	int tuned;                 /* 1: not the standard STREAM code */
+	int nt;                    /* 1: non-temporal stores, which skip the
+				    * write-allocate read of each destination
+				    * line: Copy and Scale move 2/3, Add and
+				    * Triad 3/4 of the bytes `c` moves */
 	int (*supported)(void);
 	stream_copy_fn copy;
 	stream_scale_fn scale;

@@ -94,12 +94,29 @@ expect_grep "^  c  *supported " "$TMPD/list" "stream --list shows the plain C va
 awk '/^  / { n++; if ($2 != "supported" && $2 != "unsupported") bad = 1 } END { exit bad || n < 1 }' \
 	"$TMPD/list"
 tap $? "stream --list says supported or unsupported for every variant"
-tuned_ok=$(awk '$2 == "supported" && $3 == "tuned" { print $1 }' "$TMPD/list")
-tuned_no=$(awk '$2 == "unsupported" && $3 == "tuned" { print $1 }' "$TMPD/list")
-expect_exit 0 "stream --tuned exits 0" -- $BB stream -s 1M -N 3 --tuned
+tuned_ok=$(awk '$2 == "supported" && $3 ~ /^tuned/ { print $1 }' "$TMPD/list")
+tuned_no=$(awk '$2 == "unsupported" && $3 ~ /^tuned/ { print $1 }' "$TMPD/list")
+nt_ok=$(awk '$2 == "supported" && $3 == "tuned,nt" { print $1 }' "$TMPD/list")
+# Non-temporal rows say, in --list, that they skip the write-allocate reads.
+awk '$3 == "tuned,nt" && !/write-allocate/ { bad = 1 } END { exit bad }' "$TMPD/list"
+tap $? "stream --list: every nt variant's description names the write-allocate reads it skips"
+expect_exit 0 "stream --tuned exits 0" -- $BB stream -s 1M -N 3 --tuned --json "$TMPD/tuned.json"
 for v in $tuned_ok; do
 	expect_grep "^tuned STREAM: $v " "$TMPD/out" "stream --tuned prints \"tuned STREAM\" for $v"
 done
+for v in $nt_ok; do
+	expect_grep "^note: $v's non-temporal stores skip the write-allocate read" "$TMPD/out" \
+		"stream --tuned notes that $v skips the write-allocate reads"
+	jq -e --arg v "$v" '[.results[] | select(.applet == "stream") | .series[]
+		| select(.variant == $v) | .values.skips_write_allocate] | all(. == 1)' \
+		"$TMPD/tuned.json" >/dev/null 2>&1
+	tap $? "stream --json: $v's series say skips_write_allocate = 1"
+done
+jq -e '[.results[] | select(.applet == "stream") | .series[] | select(.variant == "c")
+	| .values.skips_write_allocate] | all(. == 0)' "$TMPD/tuned.json" >/dev/null 2>&1
+tap $? "stream --json: the c variant's series say skips_write_allocate = 0"
+! grep -q "^note: c's" "$TMPD/out"
+tap $? "stream --tuned prints no write-allocate note for c"
 for v in $tuned_no; do
 	grep "^unsupported on this CPU" "$TMPD/out" | grep -q "$v"
 	tap $? "stream --tuned lists $v as unsupported"
