@@ -219,14 +219,17 @@ else
 fi
 
 # Classic ttcp's UDP sentinels: any datagram of 4 bytes or fewer (here sent
-# by nc, pattern-less, without our header).
+# by nc, pattern-less, without our header), all from one source port: the
+# end sentinel counts only from the test's own peer (address and port).
 if command -v nc >/dev/null 2>&1; then
+	next_port
+	SPORT=$PORT
 	next_port
 	rx cudp $BB ttcp -r -u -s -p $PORT --accept-timeout 20 --idle-timeout 10
 	wait_listen $PORT udp
-	printf '1234' | timeout 5 nc -u -w1 127.0.0.1 $PORT
-	head -c 1000 /dev/zero | tr '\0' 'x' | timeout 5 nc -u -w1 127.0.0.1 $PORT
-	printf '1234' | timeout 5 nc -u -w1 127.0.0.1 $PORT
+	printf '1234' | timeout 5 nc -u -w1 -p $SPORT 127.0.0.1 $PORT
+	head -c 1000 /dev/zero | tr '\0' 'x' | timeout 5 nc -u -w1 -p $SPORT 127.0.0.1 $PORT
+	printf '1234' | timeout 5 nc -u -w1 -p $SPORT 127.0.0.1 $PORT
 	rx_wait
 	[ "$RXRC" -eq 0 ]
 	tap $? "a classic start and end sentinel (4-byte datagrams) frame a UDP receive"
