@@ -9,9 +9,12 @@
  *       16     8  send time, ns of the sender's CLOCK_MONOTONIC
  *
  * and classic ttcp's sentinels: a datagram of 4 bytes or fewer starts the
- * receiver's clock, the next one stops it.  Ours say which is which and for
- * which stream ("bbS" or "bbE" and the stream index); a classic peer's are
- * its pattern bytes, told apart by the receiver in the classic way.
+ * receiver's clock, the next one stops it (udp_xfer.c: only one from the
+ * test's own peer, address and port, and never an empty one).  Ours say
+ * which is which and for which stream ("bbS" or "bbE" and the stream
+ * index); a classic peer's are its pattern bytes, told apart by the
+ * receiver in the classic way.  (With --iperf2 the sender uses iperf2's
+ * datagrams instead: iperf2.h.)
  * A datagram without the magic is counted as plain data.
  *
  * After its end sentinels the sender states its totals in a tally
