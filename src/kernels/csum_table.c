@@ -36,6 +36,8 @@
 	CSUM_ADC(X)                                                                        \
 	X(csum_sse2, "sse2", "SSE2 pmaddwd of biased words, 3 ops per vector", csum_sse2_supported) \
 	X(csum_avx2, "avx2", "AVX2 pmaddwd of biased words, 3 ops per vector", csum_avx2_supported) \
+	X(csum_avx2q, "avx2-q", "AVX2 64-bit lane adds, high halves apart: no multiply, " \
+	  "8 vectors a step", csum_avx2_supported)                                     \
 	X(csum_avx512, "avx512", "AVX-512BW pmaddwd of biased words",         \
 	  csum_avx512_supported)
 #define CSUM_IP_ARCH(X) \

@@ -219,6 +219,88 @@ CSUM_SIMD(avx512, "avx512f,avx512bw", __m512i, 64, AVX512_LOAD, AVX512_STORE,
 	  _mm512_xor_si512, _mm512_madd_epi16, _mm512_add_epi32, _mm512_set1_epi16,
 	  _mm512_setzero_si512)
 
+/* ---- avx2-q: 64-bit lane adds, no multiply ----
+ *
+ * Each 32-byte vector v is four 64-bit words.  all += v (vpaddq) keeps
+ * their sum modulo 2^64 per lane, losing the carries; hi += v >> 32 keeps
+ * the exact sum of their high halves.  The exact sum of the low halves is
+ * then all - (hi << 32) modulo 2^64, exact while fewer than 2^32 words
+ * are added per lane (a chunk is at most 2^30 bytes), and since
+ * 2^32 == 1 (mod 0xffff), lo + hi folds to the sum of the words.  Three
+ * vector operations per vector (vpaddq, vpsrlq, vpaddq) on any vector ALU
+ * port, none on the multiplier, eight vectors a step in four chains; the
+ * lanes are reduced in registers and the < 32 bytes left go through
+ * csum_native_tail. */
+
+uint32_t csum_avx2q(const void *buf, size_t len, uint32_t seed);
+
+#define AVX2Q_CHUNK ((size_t)1 << 30)
+
+/* Adds the exact sums of the lanes, lo and hi (each < 2^57), into one value
+ * that folds to the same ones'-complement sum. */
+__attribute__((target("avx2"))) static uint64_t avx2q_reduce(__m256i all, __m256i hi)
+{
+	__m256i lo = _mm256_sub_epi64(all, _mm256_slli_epi64(hi, 32));
+	__m256i t = _mm256_add_epi64(lo, hi);                      /* < 2^58 per lane */
+	__m256i m = _mm256_set1_epi64x(0xffffffff);
+	t = _mm256_add_epi64(_mm256_and_si256(t, m), _mm256_srli_epi64(t, 32)); /* < 2^33 */
+	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+	s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+	uint64_t r;
+	_mm_storel_epi64((__m128i *)(void *)&r, s);
+	return r;
+}
+
+/* One vector into a chain; the empty asms keep the compiler from loading
+ * the vector twice (once folded into the add, once for the shift: the
+ * loads are the limit) and from reassociating the adds. */
+#define AVX2Q_STEP(a, h, v)                                                 \
+	do {                                                                \
+		__m256i v_ = (v);                                           \
+		__asm__("" : "+x"(v_));   /* one load, in a register */     \
+		a = _mm256_add_epi64(a, v_);                                \
+		h = _mm256_add_epi64(h, _mm256_srli_epi64(v_, 32));         \
+		__asm__("" : "+x"(a), "+x"(h));                             \
+	} while (0)
+
+__attribute__((target("avx2"))) static uint64_t avx2q_chunk(const unsigned char *p, size_t n)
+{
+	__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+	__m256i h0 = a0, h1 = a0, h2 = a0, h3 = a0;
+
+	for (; n >= 256; n -= 256, p += 256) {
+		AVX2Q_STEP(a0, h0, AVX2_LOAD(p));
+		AVX2Q_STEP(a1, h1, AVX2_LOAD(p + 32));
+		AVX2Q_STEP(a2, h2, AVX2_LOAD(p + 64));
+		AVX2Q_STEP(a3, h3, AVX2_LOAD(p + 96));
+		AVX2Q_STEP(a0, h0, AVX2_LOAD(p + 128));
+		AVX2Q_STEP(a1, h1, AVX2_LOAD(p + 160));
+		AVX2Q_STEP(a2, h2, AVX2_LOAD(p + 192));
+		AVX2Q_STEP(a3, h3, AVX2_LOAD(p + 224));
+	}
+	for (; n >= 32; n -= 32, p += 32)
+		AVX2Q_STEP(a0, h0, AVX2_LOAD(p));
+	/* Sums modulo 2^64 stay sums modulo 2^64; the high halves stay exact. */
+	a0 = _mm256_add_epi64(_mm256_add_epi64(a0, a1), _mm256_add_epi64(a2, a3));
+	h0 = _mm256_add_epi64(_mm256_add_epi64(h0, h1), _mm256_add_epi64(h2, h3));
+	return avx2q_reduce(a0, h0);
+}
+
+uint32_t csum_avx2q(const void *buf, size_t len, uint32_t seed)
+{
+	const unsigned char *p = buf;
+	uint64_t sum = csum_native_seed(seed, 0);
+
+	while (len >= 32) {
+		size_t n = len < AVX2Q_CHUNK ? len / 32 * 32 : AVX2Q_CHUNK;
+		sum = csum_add64(sum, avx2q_chunk(p, n));
+		p += n;
+		len -= n;
+	}
+	sum = csum_add64(sum, csum_native_tail(p, len));
+	return csum_native_result(csum_fold64(sum), 0);
+}
+
 /* ---- ip_fast_csum: an adc chain over 5..15 words ---- */
 
 uint16_t csum_ip_adc(const void *iph, unsigned ihl)
