@@ -8,6 +8,7 @@
  * measured variant's result on the measured buffer is checked against the
  * reference checksum.  Nothing is printed here. */
 #include "csum_applet.h"
+#include "core/calib.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/rounds.h"
@@ -452,6 +453,25 @@ static void record_params(struct bb_result *r, const struct bb_run *run,
 	bb_kv_str(&r->params, "time_unit", "Time: microseconds for all calls; Avg: usec per call");
 }
 
+/* Bytes per estimated core cycle beside the counter's figure: the clock
+ * estimated from the dependent-add chain timed right before and after the
+ * measurement (core/calib.h says what it assumes and where it fails). */
+static void add_estimates(struct bb_result *r, struct bb_run *run, size_t mark)
+{
+	struct bb_clock_est e;
+
+	if (bb_calib_estimate(run, mark, &e) != 0)
+		return;
+	bb_calib_record_estimate(r, run, &e);
+	for (size_t i = 0; i < r->n; i++) {
+		struct bb_series *t = r->series[i];
+		double ns = bb_kv_getnum(&t->values, "ns_per_call", 0);
+		double bytes = bb_kv_getnum(&t->values, "bytes", 0);
+		if (strcmp(t->unit, "s") == 0 && ns > 0)
+			bb_kv_num(&t->values, "bytes_per_est_cycle", bytes / (ns * 1e-9 * e.hz));
+	}
+}
+
 /* The rows of the grids csum_execute measures, weighted as row_weight. */
 static void eta_plan(const struct csum_opts *o, const struct csum_plan *plan)
 {
@@ -475,7 +495,7 @@ struct bb_result *csum_execute(struct bb_run *run, const struct csum_opts *o,
 {
 	struct csum_buffers buf;
 	struct bb_result *r;
-	size_t largest = 60;
+	size_t largest = 60, mark = bb_calib_mark(run);
 
 	for (int i = 0; i < o->nsizes; i++)
 		if (o->sizes[i] > largest)
@@ -503,6 +523,7 @@ struct bb_result *csum_execute(struct bb_run *run, const struct csum_opts *o,
 			grid_cut |= plan->ncopy > 0;
 	}
 	buffers_free(&buf);
+	add_estimates(r, run, mark);
 	if (grid_cut) {
 		char what[64];
 		snprintf(what, sizeof what, "the rows measured before it, up to %d samples each",

@@ -195,10 +195,35 @@ static void record_params(struct bb_result *r, const struct bb_run *run,
 	}
 }
 
+/* Bytes per estimated core cycle (and per counter tick) beside each
+ * series' best: the clock estimated from the dependent-add chain timed
+ * right before and after the measurement (core/calib.h says what it
+ * assumes and where it fails). */
+static void add_estimates(struct bb_result *r, struct bb_run *run, size_t mark)
+{
+	struct bb_clock_est e;
+
+	if (bb_calib_estimate(run, mark, &e) != 0)
+		return;
+	bb_calib_record_estimate(r, run, &e);
+	for (size_t i = 0; i < r->n; i++) {
+		struct bb_series *s = r->series[i];
+		double best = bb_kv_getnum(&s->values, "best", 0), sec;
+		int in_s = strcmp(s->unit, "s") == 0;
+		if (!(best > 0) || (!in_s && !(run->cycles.hz > 0)))
+			continue;
+		sec = in_s ? best : best / run->cycles.hz;
+		if (strcmp(s->unit, "ticks") == 0)
+			bb_kv_num(&s->values, "bytes_per_tick", s->work / best);
+		bb_kv_num(&s->values, "bytes_per_est_cycle", s->work / (sec * e.hz));
+	}
+}
+
 static struct bb_result *mem_execute(struct bb_run *run, const struct mem_opts *o)
 {
 	struct mem_plan plan;
 	struct bb_result *r;
+	size_t mark = bb_calib_mark(run);
 
 	plan_make(&plan, o);
 	r = bb_run_add_result(run, "mem");
@@ -216,6 +241,7 @@ static struct bb_result *mem_execute(struct bb_run *run, const struct mem_opts *
 	} else {
 		mem_measure_sweep(run, r, o, &plan);
 	}
+	add_estimates(r, run, mark);
 	if (mem_measure_cut())
 		bb_result_set_interrupted(r, "the rows measured before it");
 	else if (r->ok)

@@ -202,6 +202,44 @@ static void render_counter_note(FILE *f, const struct bb_result *r)
 		bb_kv_getnum(&r->params, "repeat", 0), base, base);
 }
 
+/* Where the counter is not core cycles: bytes per counter tick and per
+ * ESTIMATED core cycle (the dependent-add chain, core/calib.h), each row
+ * of the table, each variant. */
+static void render_rates(FILE *f, const struct bb_result *r)
+{
+	char rows[MAX_ROWS][CELL], cell[CELL];
+	int nrows = row_names(r, rows, MAX_ROWS);
+	double est = bb_kv_getnum(&r->params, "est_core_hz", 0);
+	struct names cols;
+
+	if (bb_kv_getnum(&r->params, "counter_core_cycles", 0) || !(est > 0))
+		return;
+	split_param(r, "variants", &cols);
+	fprintf(f, "bytes per %s %s / per ESTIMATED core cycle (%.0f MHz: the fastest\n"
+		   "dependent-add chain timed around the runs; assumes one add per cycle):\n",
+		param_str(r, "counter"),
+		strcmp(param_str(r, "counter_unit"), "ticks") == 0 ? "tick" : param_str(r, "counter_unit"),
+		est * 1e-6);
+	fprintf(f, "%-*s", LABEL_MIN, "");
+	for (int j = 0; j < cols.n; j++)
+		fprintf(f, " %13s", cols.v[j]);
+	fputc('\n', f);
+	for (int i = 0; i < nrows; i++) {
+		fprintf(f, "%-*s", LABEL_MIN, rows[i]);
+		for (int j = 0; j < cols.n; j++) {
+			const struct bb_series *s = bb_result_find(r, rows[i], cols.v[j]);
+			double est_rate = s ? bb_kv_getnum(&s->values, "bytes_per_est_cycle", 0) : 0;
+			if (est_rate > 0)
+				snprintf(cell, sizeof cell, "%.2f/%.2f",
+					 s->work / bb_kv_getnum(&s->values, "best", 1), est_rate);
+			else
+				snprintf(cell, sizeof cell, "n/a");
+			fprintf(f, " %13s", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void render_tot_notes(FILE *f, const struct bb_result *r)
 {
 	fprintf(f, "tot_<op>: the total for one sweep of every length %d..%d, %d times;\n"
@@ -271,7 +309,7 @@ static void op_columns(const struct bb_result *r, const char *op, const struct n
 }
 
 static void sweep_row(FILE *f, const struct bb_result *r, const struct names *cols,
-		      const char *name, size_t n)
+		      const char *name, size_t n, const char *key)
 {
 	char size[CELL];
 
@@ -281,18 +319,37 @@ static void sweep_row(FILE *f, const struct bb_result *r, const struct names *co
 		const struct bb_series *s = bb_result_find(r, name, cols->v[j]);
 		if (s)
 			fprintf(f, " %*.2f", sweep_width(cols->v[j]),
-				bb_kv_getnum(&s->values, "best_GBps", NAN));
+				bb_kv_getnum(&s->values, key, NAN));
 		else
 			fprintf(f, " %*s", sweep_width(cols->v[j]), "n/a");
 	}
 	fputc('\n', f);
 }
 
-/* Rows are the sizes in measured order (a size's series are adjacent). */
+/* Rows are the sizes in measured order (a size's series are adjacent);
+ * key: the value shown. */
+static void sweep_table(FILE *f, const struct bb_result *r, const char *op,
+			const struct names *cols, const char *key)
+{
+	const char *last = "";
+
+	fprintf(f, "%12s", "size");
+	for (int j = 0; j < cols->n; j++)
+		fprintf(f, " %*s", sweep_width(cols->v[j]), cols->v[j]);
+	fputc('\n', f);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bb_series *s = r->series[i];
+		if (!is_op_series(s, op) || strcmp(s->name, last) == 0)
+			continue;
+		last = s->name;
+		sweep_row(f, r, cols, s->name, (size_t)bb_kv_getnum(&s->values, "size_bytes", 0), key);
+	}
+}
+
 static void render_sweep_op(FILE *f, const struct bb_result *r, const char *op,
 			    const struct names *all)
 {
-	const char *last = "";
+	double est = bb_kv_getnum(&r->params, "est_core_hz", 0);
 	struct names cols;
 
 	op_columns(r, op, all, &cols);
@@ -302,16 +359,11 @@ static void render_sweep_op(FILE *f, const struct bb_result *r, const char *op,
 		fprintf(f, "(no variant in the plan has code for %s)\n", op);
 		return;
 	}
-	fprintf(f, "%12s", "size");
-	for (int j = 0; j < cols.n; j++)
-		fprintf(f, " %*s", sweep_width(cols.v[j]), cols.v[j]);
-	fputc('\n', f);
-	for (size_t i = 0; i < r->n; i++) {
-		const struct bb_series *s = r->series[i];
-		if (!is_op_series(s, op) || strcmp(s->name, last) == 0)
-			continue;
-		last = s->name;
-		sweep_row(f, r, &cols, s->name, (size_t)bb_kv_getnum(&s->values, "size_bytes", 0));
+	sweep_table(f, r, op, &cols, "best_GBps");
+	if (!bb_kv_getnum(&r->params, "counter_core_cycles", 0) && est > 0) {
+		fprintf(f, "%s bytes per ESTIMATED core cycle (%.0f MHz: the fastest dependent-add\n"
+			   "chain timed around the runs; assumes one add per cycle)\n", op, est * 1e-6);
+		sweep_table(f, r, op, &cols, "bytes_per_est_cycle");
 	}
 }
 
@@ -349,6 +401,7 @@ void mem_render(FILE *f, const struct bb_result *r)
 			render_page_notes(f, r);
 		else
 			render_tot_notes(f, r);
+		render_rates(f, r);
 	}
 	render_rounds_note(f, r);
 	if (unsup[0])

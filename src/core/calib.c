@@ -83,6 +83,48 @@ void bb_calib_finish(struct bb_run *run)
 	run->results[run->n - 1] = r;
 }
 
+size_t bb_calib_mark(struct bb_run *run)
+{
+	struct bb_series *s = calib_series(run);
+
+	return s->n >= BB_CALIB_PER_CALL ? s->n - BB_CALIB_PER_CALL : 0;
+}
+
+int bb_calib_estimate(struct bb_run *run, size_t mark, struct bb_clock_est *e)
+{
+	struct bb_series *s;
+	struct bb_stats st;
+
+	memset(e, 0, sizeof *e);
+	bb_calib_sample(run);
+	s = calib_series(run);
+	if (mark >= s->n || bb_stats_compute(s->samples + mark, s->n - mark, &st) != 0 ||
+	    !(st.median > 0) || !(st.min > 0))
+		return -1;
+	e->hz = s->work / st.min;
+	e->hz_median = s->work / st.median;
+	e->hz_min = s->work / st.max;
+	e->samples = s->n - mark;
+	return 0;
+}
+
+void bb_calib_record_estimate(struct bb_result *r, const struct bb_run *run,
+			      const struct bb_clock_est *e)
+{
+	if (!(e->hz > 0))
+		return;
+	bb_kv_num(&r->params, "est_core_hz", e->hz);
+	bb_kv_num(&r->params, "est_core_hz_median", e->hz_median);
+	bb_kv_num(&r->params, "est_core_hz_min", e->hz_min);
+	bb_kv_int(&r->params, "est_core_samples", (long long)e->samples);
+	bb_kv_str(&r->params, "est_core_basis",
+		  "an estimate: dependent integer adds per second in the fastest of the "
+		  "chains timed right before and after the measurement, assuming one add "
+		  "per core cycle");
+	if (run->cycles.core_cycles && run->cycles.hz > 0)
+		bb_kv_num(&r->params, "est_core_vs_counter", e->hz / run->cycles.hz);
+}
+
 void bb_calib_summary(FILE *f, const struct bb_result *r)
 {
 	const struct bb_series *s = r->n ? r->series[0] : NULL;

@@ -27,6 +27,46 @@ void bb_calib_finish(struct bb_run *run);
 /* One chain of n dependent adds; returns its seconds. */
 double bb_calib_chain(unsigned long n);
 
+/* ---- the core clock, estimated from the chain ----
+ *
+ * Where no counter counts core cycles (perf has none in many VMs; rdtsc,
+ * cntvct_el0 and the time base tick at a constant rate), the chain gives
+ * an estimate: one dependent integer add retires per core clock on the
+ * cores this project targets, so adds per second ~ the core clock.  The
+ * assumption fails where a core eliminates or fuses such adds (none of
+ * the targets does for a register-register add), where the loop around
+ * the add cannot issue in one cycle (narrow in-order cores, e.g. a
+ * 2-issue PowerPC e300 may take 2 cycles per add: the estimate is then
+ * half the clock), and on a busy host: time stolen from this thread
+ * counts as slower adds, so the estimate is low and bytes per estimated
+ * cycle come out high.  Always named "estimated" in the output. */
+struct bb_clock_est {
+	double hz;            /* the estimate: the fastest sample's adds per
+			       * second (an interruption only slows a chain, so
+			       * the fastest is the least disturbed, as the best
+			       * sample of a measurement is) */
+	double hz_median, hz_min;
+	size_t samples;
+};
+
+/* The index of the first sample of the last bb_calib_sample(): call it
+ * when a measurement starts (after that sample), pass it to
+ * bb_calib_estimate() when it ends. */
+size_t bb_calib_mark(struct bb_run *run);
+
+/* Takes BB_CALIB_PER_CALL samples more (after the measurement), then
+ * estimates the clock from every sample from mark on: those taken right
+ * before the measurement and right after.  Returns 0, or -1 with e->hz 0
+ * when there is no sample. */
+int bb_calib_estimate(struct bb_run *run, size_t mark, struct bb_clock_est *e);
+
+/* Stores e in r's params: est_core_hz, est_core_hz_median,
+ * est_core_hz_min, est_core_samples, est_core_basis; and, where the run's counter counts core cycles,
+ * est_core_vs_counter (the estimate over the counter's busy rate: the
+ * check of the assumption). */
+void bb_calib_record_estimate(struct bb_result *r, const struct bb_run *run,
+			      const struct bb_clock_est *e);
+
 /* The quick-suite summary line: median ns per add and the spread. */
 void bb_calib_summary(FILE *f, const struct bb_result *r);
 
