@@ -105,6 +105,8 @@ BB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(SANFLAGS) -Isrc -I$(BUILD
 BB_LDFLAGS := -pthread $(SANFLAGS)
 ifeq ($(STATIC),1)
 BB_LDFLAGS += -static
+# A static glibc binary takes numeric addresses only (src/net/sock.c).
+BB_CFLAGS += -DBB_STATIC_LINK
 endif
 BB_CFLAGS += $(BB_TARGET_FLAGS)
 BB_LDFLAGS += $(BB_TARGET_FLAGS)

@@ -79,6 +79,15 @@ int bb_addr_resolve(const char *host, unsigned port, int family, int socktype,
 			 family == AF_INET6 ? "IPv6 (-6)" : "IPv4 (-4)");
 		return -1;
 	}
+#if defined(BB_STATIC_LINK) && defined(__GLIBC__) && !defined(__UCLIBC__)
+	/* A static glibc binary would load the board's NSS modules, which must
+	 * come from the very glibc it was linked with (else it may crash):
+	 * names are refused instead (docs/TARGETS.md). */
+	(void)hints, (void)service, (void)res, (void)socktype;
+	snprintf(err, errlen, "cannot resolve host '%s': this static glibc build takes numeric "
+		 "addresses only (a musl or a dynamic build looks names up)", host);
+	return -1;
+#else
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = family;
 	hints.ai_socktype = socktype;
@@ -96,6 +105,7 @@ int bb_addr_resolve(const char *host, unsigned port, int family, int socktype,
 	a->len = res->ai_addrlen;
 	freeaddrinfo(res);
 	return 0;
+#endif
 }
 
 void bb_addr_wildcard(int family, unsigned port, struct bb_addr *a)
