@@ -410,7 +410,10 @@ static int iperf2_slot(struct bb_udp_rx *u, const struct bb_iperf2_dgram *d,
 		if (u->src_len[i] && u->kind[i] == BB_UDP_KIND_IPERF2 &&
 		    same_endpoint(&u->src[i], s->addr))
 			return (int)i;
-	if (!d->has_hdr && !(d->seq > 0 && d->seq <= BB_UDP_SEQ_SLACK))
+	/* A new stream starts with data, not with its final datagram, and an
+	 * iperf2 client opens no more streams than it announced. */
+	if (d->seq <= 0 || (!d->has_hdr && d->seq > BB_UDP_SEQ_SLACK) ||
+	    (u->nstreams && u->iperf2_flows >= u->nstreams))
 		return -1;
 	for (unsigned i = 0; i < BB_MAX_STREAMS; i++)
 		if (!u->src_len[i] && !u->flows[i].received)
@@ -492,6 +495,9 @@ static int data_datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n,
 		over = iperf2_datagram(u, (unsigned)slot, &d, n, now_ns, s);
 		if (u->flows[slot].received == got)
 			return over ? over : -1;
+	} else if (u->iperf2_flows && bb_iperf2_dgram_get(p, n, &d) == 0) {
+		u->refused.foreign_peer++;        /* iperf2's form, from none of its streams */
+		return -1;
 	} else {
 		u->plain++;
 	}
