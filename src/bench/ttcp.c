@@ -64,6 +64,9 @@ static const char ttcp_help[] =
 	"  --zerocopy[=KIND]      sender: sendfile (default) or msg (MSG_ZEROCOPY)\n"
 	"  --rate BITS            pace each stream to BITS/s (k/M/G = 10^3/10^6/10^9)\n"
 	"  --gso / --gro          UDP segmentation / receive offload\n"
+	"  --iperf2               UDP sender (-t -u -s): iperf2's datagrams, for `iperf -s -u`;\n"
+	"                         prints the server's report (a receiver understands\n"
+	"                         an iperf2 client without it)\n"
 	"  --read-size BYTES      receiver read size (default max(-l, 256K): the\n"
 	"                         receiver reads in large blocks whatever the sender writes)\n"
 	"  --rcvlowat BYTES       receiver: recv() returns once this much is there\n"
@@ -88,7 +91,7 @@ static const char ttcp_help[] =
 enum {
 	OPT_TIME = BB_OPT_FIRST_APPLET, OPT_STREAMS, OPT_INTERVAL, OPT_BIND, OPT_ZEROCOPY,
 	OPT_RATE, OPT_GSO, OPT_GRO, OPT_CONNECT_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_ACCEPT_TIMEOUT,
-	OPT_READ_SIZE, OPT_RCVLOWAT,
+	OPT_READ_SIZE, OPT_RCVLOWAT, OPT_IPERF2,
 };
 
 void ttcp_note(const struct ttcp_opts *o, const char *fmt, ...)
@@ -206,6 +209,9 @@ static int modern_opt(struct ttcp_opts *o, int opt, const char *arg)
 		o->rcvlowat = bb_size_arg("--rcvlowat", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
 		o->rcvlowat_given = 1;
 		return 1;
+	case OPT_IPERF2:
+		o->iperf2 = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -275,6 +281,10 @@ static void check(struct ttcp_opts *o, int roles, int argc, char **argv)
 		o->rcvlowat = o->sink ? TTCP_RX_LOWAT : 1;
 	if (o->rate_bps > 0 && !o->transmit)
 		conflict("--rate applies to the sender (-t)");
+	if (o->iperf2 && (!o->udp || !o->transmit || !o->sink))
+		conflict("--iperf2 applies to a UDP sender with -s (-t -u -s)");
+	if (o->iperf2 && o->buflen < 16)
+		conflict("--iperf2 needs -l 16 or more (iperf2's datagram header)");
 }
 
 static void parse(int argc, char **argv, struct ttcp_opts *o, struct bb_cli *cli)
@@ -299,6 +309,7 @@ static void parse(int argc, char **argv, struct ttcp_opts *o, struct bb_cli *cli
 		{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
 		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
 		{ "rcvlowat", required_argument, NULL, OPT_RCVLOWAT },
+		{ "iperf2", no_argument, NULL, OPT_IPERF2 },
 		BB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

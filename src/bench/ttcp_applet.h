@@ -55,6 +55,7 @@ struct ttcp_opts {
 	enum bb_zc zerocopy;          /* --zerocopy */
 	double rate_bps;              /* --rate, 0 = unlimited */
 	int gso, gro;                 /* --gso, --gro */
+	int iperf2;                   /* --iperf2: UDP sender speaks iperf2's datagrams */
 	double connect_timeout_s;     /* --connect-timeout */
 	double idle_timeout_s;        /* --idle-timeout */
 	double accept_timeout_s;      /* --accept-timeout, 0 = wait for ever */

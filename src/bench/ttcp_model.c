@@ -12,6 +12,7 @@
 #include "net/udpstat.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ static void params_modern(struct bb_kvlist *p, const struct ttcp_session *s)
 	bb_kv_bool(p, "gro", o->gro);
 	bb_kv_int(p, "gso_segments", s->cfg.gso_segs);
 	bb_kv_bool(p, "udp_header", s->cfg.udp_header);
+	bb_kv_bool(p, "iperf2", o->iperf2);
 	bb_kv_int(p, "read_size", (long long)s->cfg.read_size);
 	bb_kv_int(p, "rcvlowat", (long long)o->rcvlowat);
 	bb_kv_num(p, "connect_timeout_s", o->connect_timeout_s);
@@ -308,14 +310,20 @@ static void put_tcpinfo(struct bb_kvlist *v, const struct bb_tcpinfo *ti)
 	bb_kv_int(v, "mss_bytes", ti->snd_mss);
 }
 
+/* A count as a JSON integer (the receiver bounds them far below this). */
+static void put_count(struct bb_kvlist *v, const char *key, uint64_t n)
+{
+	bb_kv_int(v, key, n > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)n);
+}
+
 static void put_flow(struct bb_kvlist *v, const struct bb_udp_flow *f)
 {
-	bb_kv_num(v, "datagrams", (double)f->received);
-	bb_kv_num(v, "lost", (double)bb_udp_flow_lost(f));
-	bb_kv_num(v, "expected", (double)bb_udp_flow_expected(f));
-	bb_kv_num(v, "sender_tally", (double)f->sent);
+	put_count(v, "datagrams", f->received);
+	put_count(v, "lost", bb_udp_flow_lost(f));
+	put_count(v, "expected", bb_udp_flow_expected(f));
+	put_count(v, "sender_tally", f->sent);
 	bb_kv_num(v, "loss_fraction", bb_udp_flow_loss_fraction(f));
-	bb_kv_num(v, "out_of_order", (double)f->out_of_order);
+	put_count(v, "out_of_order", f->out_of_order);
 	bb_kv_num(v, "jitter_s", f->jitter_ns * 1e-9);
 }
 
@@ -395,24 +403,99 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 					       (double)f->bytes, "bytes");
 		bb_series_add(ser, (double)f->received);
 		put_flow(&ser->values, f);
-		sum.received += f->received;
-		sum.next_seq += f->next_seq;
-		sum.sent += bb_udp_flow_expected(f);
-		sum.out_of_order += f->out_of_order;
+		sum.received = bb_udp_sat_add(sum.received, f->received);
+		sum.next_seq = bb_udp_sat_add(sum.next_seq, f->next_seq);
+		sum.sent = bb_udp_sat_add(sum.sent, bb_udp_flow_expected(f));
+		sum.out_of_order = bb_udp_sat_add(sum.out_of_order, f->out_of_order);
 		if (f->jitter_ns > jitter)
 			jitter = f->jitter_ns;
 	}
 	sum.jitter_ns = jitter;
-	bb_kv_num(total, "udp_datagrams", (double)u->datagrams);
-	bb_kv_num(total, "udp_plain_datagrams", (double)u->plain);
+	put_count(total, "udp_datagrams", u->datagrams);
+	put_count(total, "udp_plain_datagrams", u->plain);
 	bb_kv_int(total, "udp_streams_announced", u->nstreams);
 	bb_kv_bool(total, "udp_sequenced", sum.next_seq > 0);
-	bb_kv_num(total, "udp_lost", (double)bb_udp_flow_lost(&sum));
-	bb_kv_num(total, "udp_expected", (double)bb_udp_flow_expected(&sum));
+	put_count(total, "udp_lost", bb_udp_flow_lost(&sum));
+	put_count(total, "udp_expected", bb_udp_flow_expected(&sum));
 	bb_kv_bool(total, "udp_tallies", u->tallied != 0);
 	bb_kv_num(total, "udp_loss_fraction", bb_udp_flow_loss_fraction(&sum));
-	bb_kv_num(total, "udp_out_of_order", (double)sum.out_of_order);
+	put_count(total, "udp_out_of_order", sum.out_of_order);
 	bb_kv_num(total, "udp_jitter_s", jitter * 1e-9);   /* the worst stream's */
+	bb_kv_int(total, "udp_iperf2_streams", u->iperf2_flows);
+	put_count(total, "udp_iperf2_reports_sent", u->reports_sent);
+	put_count(total, "udp_foreign_datagrams", bb_udp_refused_foreign(&u->refused));
+	put_count(total, "udp_foreign_peer_datagrams", u->refused.foreign_peer);
+	put_count(total, "udp_foreign_sequence_datagrams", u->refused.foreign_seq);
+	put_count(total, "udp_malformed_datagrams", bb_udp_refused_malformed(&u->refused));
+	put_count(total, "udp_zero_length_datagrams", u->refused.zero_length);
+	put_count(total, "udp_over_length_datagrams", u->refused.over_length);
+}
+
+/* The UDP receiver's status note: how many datagrams it refused. */
+static const char *udp_refused_note(const struct ttcp_session *s, char *buf, size_t len)
+{
+	const struct bb_udp_rx *u = s->n && s->o->udp && !s->o->transmit ? s->st[0]->udp : NULL;
+	uint64_t foreign, malformed;
+
+	buf[0] = '\0';
+	if (!u)
+		return buf;
+	foreign = bb_udp_refused_foreign(&u->refused);
+	malformed = bb_udp_refused_malformed(&u->refused);
+	if (foreign || malformed)
+		snprintf(buf, len, "; refused %llu foreign and %llu malformed datagram(s), "
+			 "not counted", (unsigned long long)foreign, (unsigned long long)malformed);
+	return buf;
+}
+
+/* A UDP sender to an iperf2 server: its reports, per stream and summed. */
+static void iperf2_reports(struct ttcp_session *s, struct bb_kvlist *total)
+{
+	struct bb_iperf2_report sum = { 0 };
+	double secs = 0, jitter = 0;
+	uint64_t sent = 0, finals = 0;
+	int got = 0;
+	char name[32];
+
+	for (int i = 0; i < s->n; i++) {
+		const struct bb_xfer *x = s->st[i]->x;
+		struct bb_series *ser;
+		if (!x->srv_ok)
+			continue;
+		stream_name(name, sizeof name, i);
+		ser = series(s->r, "transfer", name, "s", 0, "bytes");
+		bb_kv_num(&ser->values, "server_bytes", (double)x->srv.bytes);
+		bb_kv_num(&ser->values, "server_seconds", bb_iperf2_report_seconds(&x->srv));
+		bb_kv_int(&ser->values, "server_lost", x->srv.lost);
+		bb_kv_int(&ser->values, "server_out_of_order", x->srv.out_of_order);
+		bb_kv_int(&ser->values, "server_datagrams", x->srv.datagrams);
+		bb_kv_num(&ser->values, "server_jitter_s", bb_iperf2_report_jitter_s(&x->srv));
+		sum.bytes += x->srv.bytes;
+		sum.lost += x->srv.lost;
+		sum.out_of_order += x->srv.out_of_order;
+		sum.datagrams += x->srv.datagrams;
+		if (bb_iperf2_report_seconds(&x->srv) > secs)
+			secs = bb_iperf2_report_seconds(&x->srv);
+		if (bb_iperf2_report_jitter_s(&x->srv) > jitter)
+			jitter = bb_iperf2_report_jitter_s(&x->srv);
+		got++;
+	}
+	for (int i = 0; i < s->n; i++) {
+		sent += s->st[i]->x->n.bytes / s->cfg.buflen;   /* every datagram is -l bytes */
+		finals += s->st[i]->x->fin_tries;
+	}
+	put_count(total, "datagrams_sent", sent);
+	put_count(total, "iperf2_final_datagrams", finals);
+	bb_kv_int(total, "iperf2_server_reports", got);
+	bb_kv_int(total, "iperf2_streams", s->n);
+	if (!got)
+		return;
+	bb_kv_num(total, "server_bytes", (double)sum.bytes);
+	bb_kv_num(total, "server_seconds", secs);
+	bb_kv_int(total, "server_lost", sum.lost);
+	bb_kv_int(total, "server_out_of_order", sum.out_of_order);
+	bb_kv_int(total, "server_datagrams", sum.datagrams);
+	bb_kv_num(total, "server_jitter_s", jitter);   /* the worst stream's */
 }
 
 /* Facts about the whole run: the peer (from stream 0's first bytes) and,
@@ -515,7 +598,7 @@ void ttcp_model_finish(struct ttcp_session *s)
 	struct totals t;
 	struct bb_cpu_delta d;
 	struct bb_series *ser;
-	char why[320], msg[400];
+	char why[320], msg[480], note[96];
 	double real;
 
 	sum_streams(s, &t);
@@ -536,11 +619,14 @@ void ttcp_model_finish(struct ttcp_session *s)
 		stream_values(s, i, t.t_start);
 	if (s->o->udp && !s->o->transmit)
 		udp_flows(s, &ser->values);
+	else if (s->o->iperf2)
+		iperf2_reports(s, &ser->values);
 	run_facts(s);
 	window_facts(s, bb_kv_getnum(&ser->values, "bits_per_s", 0));
 	incompleteness(s, why, sizeof why);
 	bb_kv_bool(&s->r->params, "complete", why[0] == '\0');
-	snprintf(msg, sizeof msg, "%s%s", why[0] ? "incomplete: " : "complete", why);
+	snprintf(msg, sizeof msg, "%s%s%s", why[0] ? "incomplete: " : "complete", why,
+		 udp_refused_note(s, note, sizeof note));
 	bb_result_set_status(s->r, why[0] == '\0', msg);
 	s->r->interrupted = why[0] && ttcp_interrupted();   /* status "interrupted" */
 }

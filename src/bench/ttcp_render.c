@@ -153,20 +153,73 @@ static void render_stream(FILE *f, const struct bb_result *r, const struct bb_se
 			s->variant, vnum(s, "enobufs"));
 }
 
+/* A count stored as an integer, printed as one (never through a double). */
+static long long vint(const struct bb_series *s, const char *key)
+{
+	const struct bb_kv *kv = bb_kv_get(&s->values, key);
+
+	return kv && kv->type == BB_KV_INT ? kv->i : kv ? (long long)kv->d : 0;
+}
+
+/* "ttcp-r: refused: 3 foreign datagrams (1 from another host or port, 2
+ * with an implausible sequence number or tally), 1 malformed (1 empty, 0
+ * over-length); none counted". */
+static void render_refused(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	if (!vint(t, "udp_foreign_datagrams") && !vint(t, "udp_malformed_datagrams"))
+		return;
+	fprintf(f, "%s: refused: %lld foreign datagrams (%lld from another host or port, %lld "
+		   "with an implausible sequence number or tally), %lld malformed (%lld empty, "
+		   "%lld over-length); none counted\n", who(r), vint(t, "udp_foreign_datagrams"),
+		vint(t, "udp_foreign_peer_datagrams"), vint(t, "udp_foreign_sequence_datagrams"),
+		vint(t, "udp_malformed_datagrams"), vint(t, "udp_zero_length_datagrams"),
+		vint(t, "udp_over_length_datagrams"));
+}
+
+/* A sender to an iperf2 server: what it sent and what the server says. */
+static void render_iperf2(FILE *f, const struct bb_result *r, const struct bb_series *t)
+{
+	char rate[48];
+	double secs = vnum(t, "server_seconds");
+
+	if (!bb_kv_get(&t->values, "iperf2_server_reports"))
+		return;
+	fprintf(f, "%s: iperf2: sent %lld datagrams (the final one included: it carries data, "
+		   "as iperf counts it)\n", who(r), vint(t, "datagrams_sent"));
+	if (vint(t, "iperf2_server_reports") < vint(t, "iperf2_streams")) {
+		fprintf(f, "%s: iperf2: no server report for %lld of %lld stream(s) after %lld final "
+			   "datagrams (no iperf2 server there?)\n", who(r),
+			vint(t, "iperf2_streams") - vint(t, "iperf2_server_reports"),
+			vint(t, "iperf2_streams"), vint(t, "iperf2_final_datagrams"));
+		if (!vint(t, "iperf2_server_reports"))
+			return;
+	}
+	bb_fmt_si_rate(rate, sizeof rate, secs > 0 ? vnum(t, "server_bytes") * 8.0 / secs : 0);
+	fprintf(f, "%s: iperf2 server report: %.0f bytes in %.3f s = %s, %lld lost of %lld "
+		   "(%.3f%%), %lld out of order, jitter %.3f ms\n", who(r), vnum(t, "server_bytes"),
+		secs, rate, vint(t, "server_lost"), vint(t, "server_datagrams"),
+		vint(t, "server_datagrams") > 0 ? 100.0 * (double)vint(t, "server_lost") /
+						  (double)vint(t, "server_datagrams") : 0.0,
+		vint(t, "server_out_of_order"), vnum(t, "server_jitter_s") * 1e3);
+}
+
 static void render_udp(FILE *f, const struct bb_result *r, const struct bb_series *t)
 {
+	render_iperf2(f, r, t);
 	if (!bb_kv_get(&t->values, "udp_datagrams"))
 		return;
+	render_refused(f, r, t);
 	if (!vnum(t, "udp_sequenced")) {
-		fprintf(f, "%s: udp: %.0f datagrams, no sequence headers (classic peer or -l < 24): "
-			   "loss and jitter unknown\n", who(r), vnum(t, "udp_datagrams"));
+		fprintf(f, "%s: udp: %lld datagrams, no sequence headers (classic peer or -l < 24): "
+			   "loss and jitter unknown\n", who(r), vint(t, "udp_datagrams"));
 		return;
 	}
-	fprintf(f, "%s: udp: %.0f datagrams, %.0f lost of %.0f (%.3f%%), %.0f out of order, "
-		   "jitter %.3f ms (RFC 3550)\n",
-		who(r), vnum(t, "udp_datagrams"), vnum(t, "udp_lost"), vnum(t, "udp_expected"),
-		100.0 * vnum(t, "udp_loss_fraction"), vnum(t, "udp_out_of_order"),
-		vnum(t, "udp_jitter_s") * 1e3);
+	fprintf(f, "%s: udp: %lld datagrams, %lld lost of %lld (%.3f%%), %lld out of order, "
+		   "jitter %.3f ms (RFC 3550)%s\n",
+		who(r), vint(t, "udp_datagrams"), vint(t, "udp_lost"), vint(t, "udp_expected"),
+		100.0 * vnum(t, "udp_loss_fraction"), vint(t, "udp_out_of_order"),
+		vnum(t, "udp_jitter_s") * 1e3,
+		vint(t, "udp_iperf2_streams") > 0 ? "; iperf2 client, its final datagram counted" : "");
 }
 
 static void render_peer(FILE *f, const struct bb_result *r, const struct bb_series *s0)

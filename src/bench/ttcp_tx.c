@@ -40,7 +40,10 @@ static void tx_config(struct ttcp_session *s)
 	c->idle_s = o->idle_timeout_s;
 	c->zerocopy = o->zerocopy;
 	c->file_fd = -1;
-	c->udp_header = o->udp && o->sink && o->buflen >= 24;
+	c->udp_header = o->udp && o->sink && o->buflen >= 24 && !o->iperf2;
+	c->iperf2 = o->iperf2;
+	c->port = o->port;
+	c->time_s = o->time_s;
 	c->gso_segs = o->udp && o->sink ? gso_segments(o) : 1;
 	c->nstreams = (unsigned)o->streams;
 	c->stop = &s->stop;
