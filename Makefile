@@ -175,7 +175,7 @@ APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
 $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
 
 .PHONY: all clean check unit integration install install-bin install-man install-completion \
-	install-links install-strip uninstall dist run fuzz sim FORCE
+	install-links install-strip uninstall dist run fuzz fuzz-ctl sim FORCE
 
 all: $(BIN)
 
@@ -229,6 +229,16 @@ build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/tools/*.h)
 	@mkdir -p build-fuzz/corpus
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc $(CJSON_CFLAGS) -o $@ $(FUZZ_SRC) $(CJSON_LIBS) -lm
+
+# The ttcp control protocol's parser (docs/protocol.md says how long it ran):
+#   make fuzz-ctl && build-fuzz/fuzz_ctlproto -max_total_time=600 \
+#     build-fuzz/ctl_corpus tests/fuzz/ctl_corpus
+FUZZ_CTL_SRC := tests/fuzz/fuzz_ctlproto.c src/net/ctlproto.c src/net/sha256.c
+fuzz-ctl: build-fuzz/fuzz_ctlproto
+build-fuzz/fuzz_ctlproto: $(FUZZ_CTL_SRC) src/net/ctlproto.h src/net/sha256.h
+	@mkdir -p build-fuzz/ctl_corpus
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Isrc -o $@ $(FUZZ_CTL_SRC)
 
 run: $(BIN)
 	./$(BIN) run
