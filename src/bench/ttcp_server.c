@@ -27,6 +27,7 @@
 #define SRV_ACCEPT_BURST 64
 #define SRV_BACKOFF_MIN_S 0.05
 #define SRV_BACKOFF_MAX_S 1.0
+#define SRV_EVICT_S 0.2             /* silent this long: the first to go at the cap */
 
 static const char server_help[] =
 	"usage: boardbench ttcp -r --server [options]\n"
@@ -298,11 +299,29 @@ static void back_off(struct srv *v, int err, double now)
 		t->emfile = 1;
 }
 
+/* At the connection cap, the oldest connection that has said nothing for
+ * SRV_EVICT_S makes room (a flood of silent connections cannot keep
+ * clients that speak at once out); 1 if one went. */
+static int evict_silent(struct srv *v, double now)
+{
+	struct srv_conn *old = NULL;
+
+	for (struct srv_conn *c = v->conns; c; c = c->next)
+		if (c->state == CONN_FIRST && c->n == 0 && now - c->opened >= SRV_EVICT_S)
+			old = c;                 /* the list is newest first: the last is oldest */
+	if (!old)
+		return 0;
+	srv_conn_drop(v, old, "empty: closed for a newer connection (--max-conns reached)");
+	return 1;
+}
+
 static void take(struct srv *v, int fd, const struct bb_addr *peer)
 {
 	struct bb_ip ip;
 	char who[BB_ADDR_TEXT + 8], host[BB_ADDR_TEXT];
 
+	if (v->nconns >= v->o->max_conns)
+		evict_silent(v, bb_now());
 	v->nconns++;
 	if (bb_ip_from_sockaddr((const struct sockaddr *)&peer->ss, &ip) == 0 &&
 	    bb_cidr_list_allows(&v->o->allow, &ip) && v->nconns <= v->o->max_conns) {
@@ -387,15 +406,18 @@ static void watch_build(struct srv *v, struct watch *w, double now)
 	}
 }
 
+/* Connections first, each of which may free only itself; accepting last,
+ * as it may close a pending connection (evict_silent) met earlier. */
 static void serve_ready(struct srv *v, struct watch *w, double now)
 {
 	char drain[64];
+	int listen_ready = 0;
 
 	for (size_t i = 0; i < w->n; i++) {
 		if (!w->p[i].revents)
 			continue;
 		switch (w->kind[i]) {
-		case 0: accept_some(v, now); break;
+		case 0: listen_ready = 1; break;
 		case 1: srv_conn_readable(v, w->who[i]); break;
 		case 2: srv_test_ctl_readable(v, w->who[i]); break;
 		default:
@@ -403,6 +425,8 @@ static void serve_ready(struct srv *v, struct watch *w, double now)
 				;
 		}
 	}
+	if (listen_ready)
+		accept_some(v, now);
 }
 
 static void serve(struct srv *v)

@@ -96,6 +96,7 @@ struct srv_test {
 	struct srv_dir rx, tx;        /* client -> server, server -> client */
 	char why[256];                /* the server's reason for incomplete */
 	int emfile;                   /* accept failed for lack of fds meanwhile */
+	int stopping;                 /* told to stop: its place is free for a new test */
 	/* boardbench tests */
 	int ctl_fd;
 	unsigned char token[BB_CTL_TOKEN];
@@ -156,6 +157,10 @@ struct srv_test *srv_test_by_token(struct srv *v, const unsigned char *token);
 struct srv_test *srv_test_group(struct srv *v, const struct bb_ip *ip, int announced,
 				double now);
 void srv_tests_tick(struct srv *v, double now);
+/* Whether a new test may start: fewer than --max-tests run, or one whose
+ * stream is below the minimum rate (in the window so far) was stopped to
+ * make room. */
+int srv_test_room(struct srv *v, double now);
 void srv_test_ctl_readable(struct srv *v, struct srv_test *t);
 /* SIGTERM: every test stops as interrupted, results written. */
 void srv_tests_finish_all(struct srv *v);

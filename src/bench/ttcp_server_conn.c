@@ -115,7 +115,7 @@ static int classic(struct srv *v, struct srv_conn *c, double now)
 		k = pr.hdr.threads;
 	if (k > 1)
 		t = srv_test_group(v, &c->ip, k, now);
-	if (!t && v->ntests >= v->o->max_tests) {
+	if (!t && !srv_test_room(v, now)) {
 		char verdict[96];
 		snprintf(verdict, sizeof verdict, "refused: busy, %d tests running (--max-tests)",
 			 v->ntests);

@@ -18,6 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
+static void stop_test(struct srv_test *t, enum bb_end why);
+static void set_why(struct srv_test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Direction d of t from base (the server's options, or a REQUEST's). */
 static void dir_init(struct srv *v, struct srv_test *t, struct srv_dir *d,
 		     const struct ttcp_opts *base, int transmit, int want)
@@ -137,7 +140,7 @@ int srv_test_add_stream(struct srv *v, struct srv_test *t, struct srv_dir *d, in
 }
 
 /* A REQUEST the server cannot serve: why, else "". */
-static void request_limits(const struct srv *v, const struct bb_ctl_msg *q, char *why,
+static void request_limits(struct srv *v, const struct bb_ctl_msg *q, char *why,
 			   size_t len)
 {
 	uint64_t streams = q->num[BB_CF_STREAMS], wl = q->num[BB_CF_WRITE_LEN];
@@ -157,7 +160,7 @@ static void request_limits(const struct srv *v, const struct bb_ctl_msg *q, char
 			 (unsigned long long)wl, SRV_MAX_WRITE);
 	else if (bb_ctl_has(q, BB_CF_BYTES) && q->num[BB_CF_BYTES] % wl != 0)
 		snprintf(why, len, "bytes must be a multiple of write_len");
-	else if (v->ntests >= v->o->max_tests)
+	else if (!srv_test_room(v, bb_now()))
 		snprintf(why, len, "busy: %d tests running (this server's --max-tests)",
 			 v->ntests);
 }
@@ -199,6 +202,42 @@ struct srv_test *srv_test_from_request(struct srv *v, const struct bb_ctl_msg *q
 	return t;
 }
 
+/* A running test with a stream behind the minimum rate for a second or
+ * more of its window, or NULL. */
+static struct srv_test *slowest(struct srv *v, double now)
+{
+	for (struct srv_test *t = v->tests; t; t = t->next)
+		for (int k = 0; k < 2 && !t->stopping; k++) {
+			struct srv_dir *d = k ? &t->tx : &t->rx;
+			for (int i = 0; d->used && i < d->s.n; i++) {
+				uint64_t bytes, calls;
+				if (!atomic_load(&d->s.st[i]->finished) &&
+				    bb_live_read(&d->s.st[i]->x->live, &bytes, &calls) == 0 &&
+				    bb_minrate_behind(&d->mr[i], now, bytes, 1.0))
+					return t;
+			}
+		}
+	return NULL;
+}
+
+int srv_test_room(struct srv *v, double now)
+{
+	int active = 0;
+	struct srv_test *t;
+
+	for (t = v->tests; t; t = t->next)
+		active += !t->stopping;
+	if (active < v->o->max_tests)
+		return 1;
+	t = slowest(v, now);
+	if (!t)
+		return 0;
+	set_why(t, "below the minimum rate (%.0f bit/s, --min-rate) when a new test needed "
+		"its place", v->o->min_rate_bps);
+	stop_test(t, BB_END_IDLE);
+	return 1;
+}
+
 struct srv_test *srv_test_by_token(struct srv *v, const unsigned char *token)
 {
 	for (struct srv_test *t = v->tests; t; t = t->next)
@@ -226,6 +265,7 @@ static struct srv_dir *dir_of(struct srv_test *t, int i)
 
 static void stop_test(struct srv_test *t, enum bb_end why)
 {
+	t->stopping = 1;
 	for (int i = 0; i < 2; i++) {
 		int none = 0;
 		if (dir_of(t, i)->used)
@@ -233,7 +273,6 @@ static void stop_test(struct srv_test *t, enum bb_end why)
 	}
 }
 
-static void set_why(struct srv_test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_why(struct srv_test *t, const char *fmt, ...)
 {
 	va_list ap;

@@ -29,6 +29,14 @@ int bb_minrate_check(struct bb_minrate *m, double now, uint64_t bytes, uint64_t 
 	return 0;
 }
 
+int bb_minrate_behind(const struct bb_minrate *m, double now, uint64_t bytes, double min_s)
+{
+	double t = now - m->win_start;
+	uint64_t moved = bytes >= m->win_bytes ? bytes - m->win_bytes : 0;
+
+	return m->min_Bps > 0 && t >= min_s && (double)moved < m->min_Bps * t;
+}
+
 int bb_group_pick(const struct bb_group *g, size_t n, const struct bb_ip *addr, int k,
 		  double now, double window_s)
 {

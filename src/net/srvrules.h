@@ -27,6 +27,9 @@ void bb_minrate_start(struct bb_minrate *m, double min_Bps, double window_s, dou
 /* Called now and then with the stream's byte count: 1 when the window that
  * just closed fell short (then *got holds its bytes), else 0. */
 int bb_minrate_check(struct bb_minrate *m, double now, uint64_t bytes, uint64_t *got);
+/* 1 when the window under way, at least min_s long so far, is below the
+ * rate (the server asks this of running tests when a new one needs a place). */
+int bb_minrate_behind(const struct bb_minrate *m, double now, uint64_t bytes, double min_s);
 
 struct bb_group {
 	struct bb_ip addr;

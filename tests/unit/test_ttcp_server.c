@@ -131,6 +131,12 @@ static void test_minrate(void **state)
 	/* 0 disables the rule */
 	bb_minrate_start(&m, 0, 10, 0, 0);
 	assert_int_equal(bb_minrate_check(&m, 1000, 0, &got), 0);
+	assert_int_equal(bb_minrate_behind(&m, 1000, 0, 1), 0);
+	/* behind in the window under way: only once it has lasted min_s */
+	bb_minrate_start(&m, 8000, 10, 0, 0);
+	assert_int_equal(bb_minrate_behind(&m, 0.5, 1, 1.0), 0);
+	assert_int_equal(bb_minrate_behind(&m, 2.0, 1, 1.0), 1);
+	assert_int_equal(bb_minrate_behind(&m, 2.0, 16000, 1.0), 0);
 }
 
 static void test_group(void **state)
