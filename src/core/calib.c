@@ -83,28 +83,44 @@ void bb_calib_finish(struct bb_run *run)
 	run->results[run->n - 1] = r;
 }
 
+/* The run's add_chain series, or NULL when nothing was timed yet. */
+static struct bb_series *calib_find(struct bb_run *run)
+{
+	size_t i = calib_index(run);
+
+	return i < run->n && run->results[i]->n ? run->results[i]->series[0] : NULL;
+}
+
 size_t bb_calib_mark(struct bb_run *run)
 {
-	struct bb_series *s = calib_series(run);
+	struct bb_series *s = calib_find(run);
 
-	return s->n >= BB_CALIB_PER_CALL ? s->n - BB_CALIB_PER_CALL : 0;
+	return s && s->n >= BB_CALIB_PER_CALL ? s->n - BB_CALIB_PER_CALL : 0;
 }
 
 int bb_calib_estimate(struct bb_run *run, size_t mark, struct bb_clock_est *e)
 {
-	struct bb_series *s;
+	struct bb_series *s = calib_find(run);
+	double t[BB_CALIB_EST_MAX], ops = s ? s->work : (double)chain_length();
+	size_t n = 0;
 	struct bb_stats st;
 
 	memset(e, 0, sizeof *e);
-	bb_calib_sample(run);
-	s = calib_series(run);
-	if (mark >= s->n || bb_stats_compute(s->samples + mark, s->n - mark, &st) != 0 ||
-	    !(st.median > 0) || !(st.min > 0))
+	/* The samples before (the run's), then those after: timed here and
+	 * kept out of the calib result, whose samples stay one set before
+	 * each applet and one after the last. */
+	for (size_t i = mark; s && i < s->n && n < BB_CALIB_EST_MAX - BB_CALIB_EST_SHORT; i++)
+		t[n++] = s->samples[i];
+	/* After: eighth-length chains, 8 of them (one long chain's time in
+	 * all): a short chain is less often interrupted on a busy host. */
+	for (int i = 0; i < BB_CALIB_EST_SHORT; i++)
+		t[n++] = BB_CALIB_EST_SHORT * bb_calib_chain((unsigned long)ops / BB_CALIB_EST_SHORT);
+	if (bb_stats_compute(t, n, &st) != 0 || !(st.median > 0) || !(st.min > 0))
 		return -1;
-	e->hz = s->work / st.min;
-	e->hz_median = s->work / st.median;
-	e->hz_min = s->work / st.max;
-	e->samples = s->n - mark;
+	e->hz = ops / st.min;
+	e->hz_median = ops / st.median;
+	e->hz_min = ops / st.max;
+	e->samples = n;
 	return 0;
 }
 

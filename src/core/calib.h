@@ -13,6 +13,8 @@
 #define BB_CALIB_MAX_OPS (1UL << 28)
 #define BB_CALIB_MIN_S 0.002           /* a sample lasts this long at least */
 #define BB_CALIB_PER_CALL 3          /* samples per bb_calib_sample() */
+#define BB_CALIB_EST_SHORT 8         /* eighth-length chains timed after */
+#define BB_CALIB_EST_MAX 16          /* chains an estimate uses, at most */
 
 /* Times BB_CALIB_PER_CALL chains of dependent adds and adds them to the
  * run's calib result.  The first call makes it and picks the chain's
@@ -54,10 +56,10 @@ struct bb_clock_est {
  * bb_calib_estimate() when it ends. */
 size_t bb_calib_mark(struct bb_run *run);
 
-/* Takes BB_CALIB_PER_CALL samples more (after the measurement), then
- * estimates the clock from every sample from mark on: those taken right
- * before the measurement and right after.  Returns 0, or -1 with e->hz 0
- * when there is no sample. */
+/* Times BB_CALIB_EST_SHORT eighth-length chains after the measurement (not
+ * added to the calib result), then estimates the clock from them and the
+ * run's samples from mark on (those taken right before the measurement).
+ * Returns 0, or -1 with e->hz 0 when no chain could be timed. */
 int bb_calib_estimate(struct bb_run *run, size_t mark, struct bb_clock_est *e);
 
 /* Stores e in r's params: est_core_hz, est_core_hz_median,
