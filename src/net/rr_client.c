@@ -131,6 +131,10 @@ static int await_ack(struct client *c, const unsigned char *hello, struct bb_rr_
 		if (n > 0 && !c->o->udp && (got += (size_t)n) == BB_RR_CTL_BYTES)
 			return bb_rr_ctl_decode(buf, got, ack) == 0 && ack->type == 'A' ? 0 :
 			       (finish(c, 0, "%s", "the peer is not a boardbench rr server"), -1);
+		if (n == 0 && got > 0) {
+			finish(c, 0, "%s", "the peer is not a boardbench rr server (a short answer)");
+			return -1;
+		}
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
 			finish(c, 0, "no answer to the hello: %s",
 			       n == 0 ? "the server closed the connection" :

@@ -119,12 +119,15 @@ jq_true "$TMPD/u.json" "[$LAT | .transactions + .lost <= .sent and
 
 # ---- faults ----
 cat >"$TMPD/peer.py" <<'PYEOF'
-# Misbehaving rr peers (the wire format of src/net/rr.h):
+# Misbehaving rr peers (the wire format of src/net/rr.h), on a port of the
+# kernel's choosing (printed: "listening PORT"; each peer its own file,
+# so no earlier peer's line is read), so no other program's port can be
+# taken for theirs:
 #   tcpdie N: serves N transactions of a TCP client, then closes
 #   udpdrop:  answers the even sequence numbers only
 #   notrr:    a TCP server that answers the hello with garbage
 import socket, struct, sys
-mode, port = sys.argv[1], int(sys.argv[2])
+mode = sys.argv[1]
 def ack():
     return bytes([0xBB, ord('R'), ord('R'), ord('A')]) + struct.pack('>5I', 1, 0, 0, 0, 0)
 def readn(c, n):
@@ -138,23 +141,23 @@ def readn(c, n):
 if mode in ('tcpdie', 'notrr'):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(('127.0.0.1', port)); s.listen(1); s.settimeout(20)
-    print('listening', flush=True)
-    c, _ = s.accept(); c.settimeout(20)
+    s.bind(('127.0.0.1', 0)); s.listen(1); s.settimeout(60)
+    print('listening', s.getsockname()[1], flush=True)
+    c, _ = s.accept(); c.settimeout(60)
     h = readn(c, 24)
     if mode == 'notrr':
         c.sendall(b'HTTP/1.0 400 Bad Request\r\n\r\n')
         c.close(); sys.exit(0)
     req, resp = struct.unpack('>II', h[12:20])
     c.sendall(ack())
-    for i in range(int(sys.argv[3])):
+    for i in range(int(sys.argv[2])):
         readn(c, req)
         c.sendall(b'\0' * resp)
     c.close()
 else:
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(('127.0.0.1', port)); s.settimeout(20)
-    print('listening', flush=True)
+    s.bind(('127.0.0.1', 0)); s.settimeout(60)
+    print('listening', s.getsockname()[1], flush=True)
     while True:
         d, a = s.recvfrom(70000)
         if d[0] == 0xBB:
@@ -170,11 +173,11 @@ else:
 PYEOF
 
 if command -v python3 >/dev/null 2>&1; then
-	next_port
-	python3 "$TMPD/peer.py" tcpdie "$PORT" 500 >"$TMPD/p.out" 2>"$TMPD/p.err" &
+	python3 "$TMPD/peer.py" tcpdie 500 >"$TMPD/tcpdie.out" 2>"$TMPD/tcpdie.err" &
 	PPID_=$!
 	PIDS="$PIDS $PPID_"
-	wait_for listening "$TMPD/p.out" 20
+	wait_for listening "$TMPD/tcpdie.out" 20
+	PORT=$(awk '{ print $2 }' "$TMPD/tcpdie.out")
 	expect_exit 1 "a server that dies mid-test: exit 1" -- \
 		"$BB" rr -p "$PORT" --time 30 --warmup 0 --json "$TMPD/d.json" 127.0.0.1
 	expect_grep 'INCOMPLETE: connection lost' "$TMPD/out" "the text says INCOMPLETE and why"
@@ -185,29 +188,32 @@ if command -v python3 >/dev/null 2>&1; then
 		.transactions <= 500] == [true])" "the partial result is kept, marked incomplete"
 	wait "$PPID_"
 
-	next_port
-	python3 "$TMPD/peer.py" udpdrop "$PORT" >"$TMPD/p.out" 2>"$TMPD/p.err" &
+	python3 "$TMPD/peer.py" udpdrop >"$TMPD/udpdrop.out" 2>"$TMPD/udpdrop.err" &
 	PPID_=$!
 	PIDS="$PIDS $PPID_"
-	wait_for listening "$TMPD/p.out" 20
+	wait_for listening "$TMPD/udpdrop.out" 20
+	PORT=$(awk '{ print $2 }' "$TMPD/udpdrop.out")
+	# The odd sequence numbers are never answered: at least 10 of 20 lost.
+	# An even one answered after its 0.1 s is counted lost too, then late
+	# (a loaded machine may take that long): never a speed.
 	expect_exit 0 "udp against a server that drops every other request: exit 0" -- \
-		"$BB" rr -u -p "$PORT" --time 1 --warmup 0 --timeout 0.02 --json "$TMPD/l.json" \
+		"$BB" rr -u -p "$PORT" -n 20 --warmup 0 --timeout 0.1 --json "$TMPD/l.json" \
 		127.0.0.1
-	jq_true "$TMPD/l.json" "[$LAT | .lost > 0 and .transactions > 0 and
-		(.lost - .transactions | fabs) <= 1 and .late == 0 and .foreign == 0] == [true]" \
-		"every other transaction lost and counted (answered and lost differ by at most 1)"
+	jq_true "$TMPD/l.json" "[$LAT | .lost >= 10 and .transactions > 0 and
+		.transactions + .lost == 20 and .late <= .lost - 10 and .foreign == 0] == [true]" \
+		"every other transaction lost and counted (answered + lost = 20, lost >= 10)"
 	check_figures "$TMPD/l.json" "udp with loss"
 	wait "$PPID_"
 	tap $? "the dropping peer saw the client's end datagram"
 
-	next_port
-	python3 "$TMPD/peer.py" notrr "$PORT" >"$TMPD/p.out" 2>"$TMPD/p.err" &
+	python3 "$TMPD/peer.py" notrr >"$TMPD/notrr.out" 2>"$TMPD/notrr.err" &
 	PPID_=$!
 	PIDS="$PIDS $PPID_"
-	wait_for listening "$TMPD/p.out" 20
+	wait_for listening "$TMPD/notrr.out" 20
+	PORT=$(awk '{ print $2 }' "$TMPD/notrr.out")
 	expect_exit 1 "a peer that is no rr server: exit 1" -- \
 		"$BB" rr -p "$PORT" --time 1 127.0.0.1
-	expect_grep 'not a boardbench rr server' "$TMPD/err" "... saying so"
+	expect_grep 'not a boardbench rr server' "$TMPD/err" "... saying so ($(cat "$TMPD/err"))"
 	wait "$PPID_"
 else
 	echo "ok - # SKIP python3 not installed: no misbehaving peers"
