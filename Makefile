@@ -133,7 +133,7 @@ CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
 NET_SRC := $(wildcard src/net/*.c)
 FACTS_SRC := $(wildcard src/facts/*.c)
-BENCH_SRC := $(wildcard src/bench/*.c)
+BENCH_SRC := $(wildcard src/bench/*.c src/bench/*/*.c)
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC) $(NET_SRC) $(FACTS_SRC))
 APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
 
