@@ -30,6 +30,7 @@ targets() {
 	cat <<'EOT'
 x86_64 x86_64-linux-gnu amd64 -
 i586 i686-linux-gnu i386 -march=i586
+i686 i686-linux-gnu i386 -
 armel arm-linux-gnueabi armel -
 armhf arm-linux-gnueabihf armhf -
 aarch64 aarch64-linux-gnu arm64 -
@@ -44,11 +45,11 @@ if [ "${1:-}" = --list ]; then
 	echo "target   compiler                  kernel headers"
 	targets | while read -r t triple arch _; do
 		if [ "$arch" = amd64 ]; then
-			pkg=linux-libc-dev
+			pkg=linux-libc-dev gcc="gcc (native)"
 		else
-			pkg=linux-libc-dev-$arch-cross
+			pkg=linux-libc-dev-$arch-cross gcc=gcc-$triple
 		fi
-		printf '%-8s gcc-%-21s %s\n' "$t" "$triple" "$pkg"
+		printf '%-8s %-25s %s\n' "$t" "$gcc" "$pkg"
 	done
 	exit 0
 fi
