@@ -12,20 +12,7 @@
 # Every background process is started here, waited for with a bound and
 # killed by its pid on exit.
 . tests/integration/lib.sh
-
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-
-PORT=$(sh tests/port_base.sh $$)
-next_port() {
-	PORT=$((PORT + 1))
-}
+. tests/integration/net_lib.sh
 
 if ! command -v jq >/dev/null 2>&1; then
 	echo "ok 1 - # SKIP jq not installed"

@@ -12,6 +12,7 @@
 # Runs of this test serialise on a lock (flock), so that two at once never
 # save each other's lowered value.
 . tests/integration/lib.sh
+. tests/integration/net_lib.sh
 
 RMEM=/proc/sys/net/core/rmem_max
 WMEM=/proc/sys/net/core/wmem_max
@@ -32,19 +33,13 @@ OLD_W=$(cat "$WMEM")
 { echo "$OLD_R" >"$RMEM" && echo "$OLD_W" >"$WMEM"; } 2>/dev/null ||
 	skip "net.core.rmem_max is not writable here"
 
-PIDS=""
 restore() {
 	echo "$OLD_R" >"$RMEM"
 	echo "$OLD_W" >"$WMEM"
 }
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
+cleanup_extra() {   # net_lib.sh's cleanup calls it at exit
 	restore
-	rm -rf "$TMPD"
 }
-trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -72,30 +67,6 @@ if command -v flock >/dev/null 2>&1; then
 	OLD_R=$(cat "$RMEM")
 	OLD_W=$(cat "$WMEM")
 fi
-
-PORT=$(sh tests/port_base.sh $$)
-next_port() {
-	PORT=$((PORT + 1))
-}
-
-# wait_listen PORT [udp]: until something listens there (at most 20 s).
-wait_listen() {
-	i=0
-	while [ $i -lt 200 ]; do
-		if command -v ss >/dev/null 2>&1; then
-			if [ "${2:-}" = udp ]; then
-				ss -Hlun "sport = :$1" 2>/dev/null | grep -q . && return 0
-			else
-				ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-			fi
-		elif [ $i -ge 5 ]; then
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # rx NAME ARGS...: a receiver in the background (output in $TMPD/NAME.out
 # and .err), bounded by --accept-timeout and --idle-timeout; pid in RXPID.

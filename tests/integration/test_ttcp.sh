@@ -9,42 +9,9 @@
 # Every background process is started here, waited for with a bound and
 # killed by its pid on exit.
 . tests/integration/lib.sh
+. tests/integration/net_lib.sh
 
 [ -n "${BB_ABS:-}" ] || BB_ABS=$(cd "$(dirname "$BB")" && pwd)/$(basename "$BB")
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-
-# Ports of our own, away from the defaults, different for parallel runs.
-PORT=$(sh tests/port_base.sh $$)
-next_port() {
-	PORT=$((PORT + 1))
-}
-
-# wait_listen PORT [udp]: until something listens there (at most 20 s,
-# however slowly a loaded machine starts it).
-wait_listen() {
-	i=0
-	while [ $i -lt 200 ]; do
-		if command -v ss >/dev/null 2>&1; then
-			if [ "${2:-}" = udp ]; then
-				ss -Hlun "sport = :$1" 2>/dev/null | grep -q . && return 0
-			else
-				ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
-			fi
-		elif [ $i -ge 5 ]; then
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # rx NAME ARGS...: a receiver in the background, output in $TMPD/NAME.out
 # and .err; its pid (boardbench's own) in RXPID.  Every receiver here is
@@ -60,24 +27,6 @@ rx() {
 # now: seconds since boot, to 10 ms.
 now() {
 	cut -d' ' -f1 /proc/uptime
-}
-
-# kernel_drops: what the kernel has dropped so far that a loopback UDP
-# transfer could lose: datagrams a socket could not take (Udp InErrors: a
-# full receive buffer) and packets a CPU's backlog could not (softnet_stat).
-# A receiver the scheduler leaves alone for ~10 ms at 100 Mbit/s loses
-# datagrams, and rightly counts them lost; the sender's tally (how many it
-# sent) may be among them.  Without the tally the exact count cannot be
-# known, and that is right only when the kernel dropped something.
-kernel_drops() {
-	{
-		# shellcheck disable=SC2016  # awk's fields, not the shell's
-		awk '$1 == "Udp:" { if (!c) { for (i = 2; i <= NF; i++) if ($i == "InErrors") c = i }
-			else print $c }' /proc/net/snmp
-		awk '{ v = 0; h = tolower($2)
-			for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
-			print v }' /proc/net/softnet_stat
-	} 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # rx_wait: waits for the receiver; its exit status in RXRC.
@@ -153,10 +102,6 @@ expect_exit 0 "a symlink named ttcp transmits with --json and --label" -- \
 rx_wait
 [ "$RXRC" -eq 0 ]
 tap $? "a symlink named ttcp receives with -T (touching every byte)"
-jqt() {  # FILE EXPR DESCRIPTION
-	jq -e "$2" "$1" >/dev/null 2>&1
-	tap $? "$3"
-}
 jqt "$TMPD/tx.json" '.results[0].applet == "ttcp" and .results[0].status == "ok"' \
 	"JSON: one ttcp result, ok"
 jqt "$TMPD/tx.json" '.labels.board == "loopback"' "JSON: the label"

@@ -10,26 +10,14 @@
 # RSS back to their baseline.  Raw clients are a small python3 script.
 # Every process is bounded by timeout and killed by its pid on exit.
 . tests/integration/lib.sh
+. tests/integration/net_lib.sh
 
 [ -n "${BB_ABS:-}" ] || BB_ABS=$(cd "$(dirname "$BB")" && pwd)/$(basename "$BB")
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
 
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "ok - ttcp server tests # SKIP no python3 for the raw clients"
 	exit 0
 fi
-
-PORT=$(sh tests/port_base.sh $$)
-next_port() {
-	PORT=$((PORT + 1))
-}
 
 cat >"$TMPD/peer.py" <<'EOF'
 # peer.py MODE PORT [ARGS]: raw clients of a ttcp server.

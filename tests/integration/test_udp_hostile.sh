@@ -11,39 +11,14 @@
 # final datagrams from another port must neither end the test nor count.
 # Exact counts are asserted when the kernel dropped nothing meanwhile.
 . tests/integration/lib.sh
+. tests/integration/net_lib.sh
 
 if ! command -v python3 >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
 	tap 0 "# SKIP python3 or jq not installed: hostile UDP datagrams"
 	exit 0
 fi
 
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-
-PORT=$(sh tests/port_base.sh $$)
 PORT=$((PORT + 700))
-
-kernel_drops() {
-	{
-		# shellcheck disable=SC2016  # awk's fields, not the shell's
-		awk '$1 == "Udp:" { if (!c) { for (i = 2; i <= NF; i++) if ($i == "InErrors") c = i }
-			else print $c }' /proc/net/snmp
-		awk '{ v = 0; h = tolower($2)
-			for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
-			print v }' /proc/net/softnet_stat
-	} 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
-}
-
-jqt() {  # file jq-expression description
-	jq -e "$2" "$1" >/dev/null 2>&1
-	tap $? "$3"
-}
 
 # The receiver, bounded; its report, exit status and JSON.
 rx_start() {  # name

@@ -10,6 +10,7 @@
 # asserted exactly when the kernel dropped nothing meanwhile; no speed and
 # no zero loss are assumed.  Every process is ours, bounded, killed by pid.
 . tests/integration/lib.sh
+. tests/integration/net_lib.sh
 
 if ! command -v iperf >/dev/null 2>&1 || ! iperf -v 2>&1 | grep -q 'iperf version 2'; then
 	tap 0 "# SKIP iperf 2 not installed: UDP interoperability"
@@ -20,36 +21,7 @@ if ! command -v python3 >/dev/null 2>&1 || ! command -v jq >/dev/null 2>&1; then
 	exit 0
 fi
 
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-
-PORT=$(sh tests/port_base.sh $$)
 PORT=$((PORT + 800))
-next_port() {
-	PORT=$((PORT + 1))
-}
-
-kernel_drops() {
-	{
-		# shellcheck disable=SC2016  # awk's fields, not the shell's
-		awk '$1 == "Udp:" { if (!c) { for (i = 2; i <= NF; i++) if ($i == "InErrors") c = i }
-			else print $c }' /proc/net/snmp
-		awk '{ v = 0; h = tolower($2)
-			for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
-			print v }' /proc/net/softnet_stat
-	} 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
-}
-
-jqt() {  # file jq-expression description
-	jq -e "$2" "$1" >/dev/null 2>&1
-	tap $? "$3"
-}
 
 total() {  # file key: the receiver's or sender's total value
 	jq -r ".results[0].series[] | select(.variant == \"total\") | .values.$2" "$1"
