@@ -13,8 +13,8 @@
 #define BB_CALIB_MAX_OPS (1UL << 28)
 #define BB_CALIB_MIN_S 0.002           /* a sample lasts this long at least */
 #define BB_CALIB_PER_CALL 3          /* samples per bb_calib_sample() */
-#define BB_CALIB_EST_SHORT 8         /* eighth-length chains timed after */
-#define BB_CALIB_EST_MAX 16          /* chains an estimate uses, at most */
+#define BB_CALIB_EST_CHAINS 8        /* estimate: chains before and after */
+#define BB_CALIB_EST_OPS (1UL << 19) /* estimate: adds per chain (~0.2 ms) */
 
 /* Times BB_CALIB_PER_CALL chains of dependent adds and adds them to the
  * run's calib result.  The first call makes it and picks the chain's
@@ -36,12 +36,14 @@ double bb_calib_chain(unsigned long n);
  * an estimate: one dependent integer add retires per core clock on the
  * cores this project targets, so adds per second ~ the core clock.  The
  * assumption fails where a core eliminates or fuses such adds (none of
- * the targets does for a register-register add), where the loop around
- * the add cannot issue in one cycle (narrow in-order cores, e.g. a
- * 2-issue PowerPC e300 may take 2 cycles per add: the estimate is then
- * half the clock), and on a busy host: time stolen from this thread
- * counts as slower adds, so the estimate is low and bytes per estimated
- * cycle come out high.  Always named "estimated" in the output. */
+ * the targets does for a register-register add), where the chain cannot
+ * issue one add a cycle (the estimate's chain has eight adds a step so
+ * that its loop costs little: the calib loop's four instructions per add
+ * ran at half speed on the development VM whenever the host's SMT sibling
+ * was busy; a narrow in-order core may still lose a cycle per step), and
+ * on a busy host: time stolen from this thread counts as slower adds, so
+ * the estimate is low and bytes per estimated cycle come out high.
+ * Always named "estimated" in the output. */
 struct bb_clock_est {
 	double hz;            /* the estimate: the fastest sample's adds per
 			       * second (an interruption only slows a chain, so
@@ -51,14 +53,14 @@ struct bb_clock_est {
 	size_t samples;
 };
 
-/* The index of the first sample of the last bb_calib_sample(): call it
- * when a measurement starts (after that sample), pass it to
- * bb_calib_estimate() when it ends. */
+/* Times BB_CALIB_EST_CHAINS chains of the estimate's own kernel (eight
+ * dependent adds a step, see calib.c) when a measurement starts; returns
+ * the mark to pass to bb_calib_estimate() when it ends.  One measurement
+ * at a time. */
 size_t bb_calib_mark(struct bb_run *run);
 
-/* Times BB_CALIB_EST_SHORT eighth-length chains after the measurement (not
- * added to the calib result), then estimates the clock from them and the
- * run's samples from mark on (those taken right before the measurement).
+/* Times as many chains again after the measurement, then estimates the
+ * clock from the fastest of them all.  None is added to the calib result.
  * Returns 0, or -1 with e->hz 0 when no chain could be timed. */
 int bb_calib_estimate(struct bb_run *run, size_t mark, struct bb_clock_est *e);
 
