@@ -263,7 +263,7 @@ __attribute__((target("avx2"))) static uint64_t avx2q_reduce(__m256i all, __m256
 		__asm__("" : "+x"(a), "+x"(h));                             \
 	} while (0)
 
-__attribute__((target("avx2"))) static uint64_t avx2q_chunk(const unsigned char *p, size_t n)
+__attribute__((target("avx2"))) static uint64_t csum_avx2q_chunk(const unsigned char *p, size_t n)
 {
 	__m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
 	__m256i h0 = a0, h1 = a0, h2 = a0, h3 = a0;
@@ -293,7 +293,7 @@ uint32_t csum_avx2q(const void *buf, size_t len, uint32_t seed)
 
 	while (len >= 32) {
 		size_t n = len < AVX2Q_CHUNK ? len / 32 * 32 : AVX2Q_CHUNK;
-		sum = csum_add64(sum, avx2q_chunk(p, n));
+		sum = csum_add64(sum, csum_avx2q_chunk(p, n));
 		p += n;
 		len -= n;
 	}
