@@ -34,12 +34,13 @@ struct values {
 /* Parameters that are outcomes of a measurement, not settings.
  * (ops_per_sample: the CPU-speed probe sizes its chain to the clock;
  * repeat, repeats: which of `run --repeat N` a run was; the clock and
- * temperature around a measurement, its RTT and window bound.) */
+ * temperature around a measurement, its RTT and window bound, the core
+ * clock estimated around it.) */
 static const char *const outcome_params[] = {
 	"validation.", "ops_per_sample", "test_time_us", "granularity_us", "samples_retaken", "note",
 	"level", "memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
 	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer", "repeat",
-	"clock.", "temp.", "throttle", "rtt_s", "window_bound_bps",
+	"clock.", "temp.", "throttle", "rtt_s", "window_bound_bps", "est_core_",
 };
 
 static int starts(const char *s, const char *prefix)
