@@ -87,11 +87,15 @@ static void cjson_hooks(void)
 	installed = 1;
 }
 
+/* A key joins the path escaped (bb_escape): a newline in a key name must
+ * not make the error about it two lines. */
 static size_t push_key(struct rd *r, const char *key)
 {
 	size_t old = r->plen;
 
-	snprintf(r->path + old, sizeof r->path - old, "%s%s", old ? "." : "", key);
+	snprintf(r->path + old, sizeof r->path - old, "%s", old ? "." : "");
+	r->plen = strlen(r->path);
+	bb_escape(r->path + r->plen, sizeof r->path - r->plen, key);
 	r->plen = strlen(r->path);
 	return old;
 }
@@ -521,10 +525,13 @@ static int check_keys(struct rd *r, const cJSON *v)
 {
 	const cJSON *c;
 	const char *dup;
+	char shown[BB_READ_MAX_NAME + 1];
 	size_t i = 0;
 
-	if (cJSON_IsObject(v) && (dup = duplicate_key(v)))
-		return fail(r, "duplicate key \"%.*s\"", BB_READ_MAX_NAME, dup);
+	if (cJSON_IsObject(v) && (dup = duplicate_key(v))) {
+		bb_escape(shown, sizeof shown, dup);   /* one line, whatever the key holds */
+		return fail(r, "duplicate key \"%s\"", shown);
+	}
 	cJSON_ArrayForEach(c, v) {
 		size_t old = cJSON_IsObject(v) ? push_key(r, c->string) : push_index(r, i);
 		if (check_keys(r, c))

@@ -241,6 +241,12 @@ static void test_duplicate_keys(void **state)
 		"duplicate key \"schema\"", NULL);
 	rejects(HEAD "\"results\": [" RESULT(SERIES("[1, 2]") ", {\"name\": \"a\", \"name\": \"b\"}") "]}",
 		"results[0].series[1]: duplicate key \"name\"", NULL);
+	/* a key holding a newline, in the path or as the duplicate: still one
+	 * line, the newline written as \n (a fuzzer found the first) */
+	rejects(HEAD "\"results\": [], \"labels\": {\"a\\nb\": 1, \"a\\nb\": 2}}",
+		"labels: duplicate key \"a\\nb\"", NULL);
+	rejects(HEAD "\"results\": [], \"x\\ny\": {\"k\": 1, \"k\": 2}}",
+		"x\\ny: duplicate key \"k\"", NULL);
 	assert_non_null(text);
 	p = text + sprintf(text, HEAD "\"results\": [], \"labels\": {");
 	for (int i = 0; i < 3000; i++)
