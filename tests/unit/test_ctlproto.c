@@ -115,7 +115,8 @@ static size_t raw(unsigned char *buf, unsigned version, unsigned type, const uns
 	buf[5] = (unsigned char)type;
 	buf[6] = (unsigned char)(plen >> 8);
 	buf[7] = (unsigned char)plen;
-	memcpy(buf + 8, p, plen);
+	if (plen)
+		memcpy(buf + 8, p, plen);
 	return 8 + plen;
 }
 
