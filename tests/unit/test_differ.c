@@ -47,6 +47,16 @@ static void fake_run(struct fake *f, const char *rmem, const char *temp, const c
 	f->run.n = 1;
 }
 
+/* Two runs a side, as compare holds them (each run points into its fake). */
+static void link_sides(const struct fake fa[2], const struct fake fb[2], struct bb_rrun ra[2],
+		       struct bb_rrun rb[2])
+{
+	for (int i = 0; i < 2; i++) {
+		ra[i] = fa[i].run;
+		rb[i] = fb[i].run;
+	}
+}
+
 static const struct bb_diff *find(const struct bb_diffs *d, const char *field)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -70,11 +80,7 @@ static void test_differences_and_by_design(void **state)
 	fake_run(&fa[1], "212992", "44.0", "200", "big", "262144", "0.00003");
 	fake_run(&fb[0], "131071", "47.0", "300", "capped", "131071", "0.00004");
 	fake_run(&fb[1], "131071", "52.0", "400", "capped", "131071", "0.00005");
-	ra[0] = fa[0].run, ra[1] = fa[1].run, rb[0] = fb[0].run, rb[1] = fb[1].run;
-	for (int i = 0; i < 2; i++) {
-		ra[i].results = &fa[i].res;
-		rb[i].results = &fb[i].res;
-	}
+	link_sides(fa, fb, ra, rb);
 	bb_diffs_find(&d, &A, &B);
 	assert_int_equal(d.n, 3);
 	x = find(&d, "net.core.rmem_max");
@@ -115,19 +121,13 @@ static void test_sets_of_values(void **state)
 	fake_run(&fa[1], "2", "0", "0", "x", "5", "0");
 	fake_run(&fb[0], "2", "0", "0", "x", "5", "0");
 	fake_run(&fb[1], "1", "0", "0", "x", "5", "0");
-	ra[0] = fa[0].run, ra[1] = fa[1].run, rb[0] = fb[0].run, rb[1] = fb[1].run;
-	for (int i = 0; i < 2; i++) {
-		ra[i].results = &fa[i].res;
-		rb[i].results = &fb[i].res;
-	}
+	link_sides(fa, fb, ra, rb);
 	bb_diffs_find(&d, &A, &B);
 	assert_int_equal(d.n, 0);   /* {1, 2} on both sides */
 	bb_diffs_free(&d);
 
-	rb[1].results = &fb[1].res;
 	fb[0].sys[0].s = "3";
 	rb[0] = fb[0].run;
-	rb[0].results = &fb[0].res;
 	bb_diffs_find(&d, &A, &B);
 	x = find(&d, "net.core.rmem_max");
 	assert_non_null(x);
