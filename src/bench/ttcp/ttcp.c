@@ -14,7 +14,6 @@
 #include "net/units.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,20 +93,6 @@ enum {
 	OPT_RATE, OPT_GSO, OPT_GRO, OPT_CONNECT_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_ACCEPT_TIMEOUT,
 	OPT_READ_SIZE, OPT_RCVLOWAT, OPT_IPERF2,
 };
-
-void ttcp_note(const struct ttcp_opts *o, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (o->quiet_notes)
-		return;
-	fflush(stdout);
-	fprintf(stderr, "ttcp-%c: ", o->transmit ? 't' : 'r');
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static void defaults(struct ttcp_opts *o)
 {

@@ -1,14 +1,20 @@
 /* ttcp_applet.h - what the files of the `ttcp` applet share:
  *   ttcp.c         options (classic letters and long extensions), checks,
- *                  main, the quick profile
+ *                  main
+ *   ttcp_quick.c   the quick profile (the `run` suite's loopback test)
  *   ttcp_tx.c      the transmitter: connects every stream and sends
  *   ttcp_rx.c      the receiver: listens, accepts (more streams when an
  *                  iperf2 peer announces them) and receives
- *   ttcp_ctl.c     the controller both share: worker threads, signals, the
- *                  time limit, periodic reports, CPU snapshots
+ *   ttcp_ctl.c     the controller both share: worker threads, the stop
+ *                  flag, the time limit, periodic reports, CPU snapshots
  *   ttcp_model.c   the results model: parameters, totals, per stream,
  *                  intervals, CPU, TCP_INFO, UDP loss and jitter
- *   ttcp_render.c  classic ttcp's lines and the extensions, from the model
+ *   ttcp_render.c  classic ttcp's lines and the extensions, from the model;
+ *                  the progress notes on stderr
+ *   ttcp_signal.c  SIGINT/SIGTERM: note the signal, stop the session
+ *   ttcp_server*.c the persistent server (ttcp_server.h)
+ * Calls go one way, down this order: ttcp.c and ttcp_quick.c -> tx/rx ->
+ * ctl -> model -> render and signal, which call no other file here.
  * The sockets and loops themselves live in src/net/. */
 #ifndef BB_BENCH_TTCP_APPLET_H
 #define BB_BENCH_TTCP_APPLET_H
@@ -102,19 +108,18 @@ struct ttcp_session {
 	int sockbuf_warned;           /* the capped-buffer warning was printed */
 };
 
-/* ttcp.c */
-void ttcp_note(const struct ttcp_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* ttcp_tx.c / ttcp_rx.c: run a session; 0 when complete, 1 otherwise. */
 int ttcp_transmit(struct ttcp_session *s);
 int ttcp_receive(struct ttcp_session *s);
 
+/* ttcp_signal.c: SIGINT/SIGTERM stop session s (a second one ends the
+ * program); ttcp_interrupted() says whether one came. */
+void ttcp_signals_install(struct ttcp_session *s);
+int ttcp_interrupted(void);
+
 /* ttcp_ctl.c */
 void ttcp_session_init(struct ttcp_session *s, const struct ttcp_opts *o, struct bb_result *r);
 void ttcp_session_free(struct ttcp_session *s);
-/* SIGINT/SIGTERM stop session s (a second one ends the program). */
-void ttcp_signals_install(struct ttcp_session *s);
 /* A stream with a buffer of bufsize bytes placed at -A/-O; NULL + error. */
 struct ttcp_stream *ttcp_stream_new(struct ttcp_session *s, int fd, size_t bufsize);
 /* The same for the UDP receiver: its one stream carries a bb_udp_rx. */
@@ -131,7 +136,6 @@ double ttcp_ctl_step(struct ttcp_session *s);
 /* Waits up to seconds, less if a worker finishes or a signal arrives. */
 void ttcp_ctl_sleep(struct ttcp_session *s, double seconds);
 void ttcp_join_all(struct ttcp_session *s);
-int ttcp_interrupted(void);
 
 /* ttcp_model.c */
 void ttcp_model_params(struct ttcp_session *s);
@@ -150,5 +154,8 @@ void ttcp_render(FILE *f, const struct bb_result *r);
 void ttcp_render_interval(FILE *f, const struct bb_result *r, size_t i);
 void ttcp_summary(FILE *f, const struct bb_result *r);
 const char *ttcp_param_str(const struct bb_result *r, const char *key);
+/* "ttcp-t: " or "ttcp-r: " and the note on stderr (none with quiet_notes). */
+void ttcp_note(const struct ttcp_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -1,10 +1,10 @@
 /* ttcp_ctl.c - the controller of a ttcp session, shared by transmitter and
  * receiver: one worker thread per stream (signals blocked there, so
- * SIGINT reaches the controller), the stop flag (time limit, SIGINT,
- * SIGTERM), periodic reports, and stream buffers placed as -A/-O ask. */
+ * SIGINT reaches the controller), the stop flag (time limit, and SIGINT
+ * or SIGTERM as ttcp_signal.c notes them), periodic reports (through the
+ * model and the renderer), and stream buffers placed as -A/-O ask. */
 #include "ttcp_applet.h"
 #include "core/error.h"
-#include "core/stop.h"
 #include "core/timer.h"
 
 #include <errno.h>
@@ -17,59 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A handler may touch an atomic only if it is lock-free.  gcc says
- * "always" (2) for int on every target but ARM before v6 (armel), where it
- * says "sometimes" (1) because it calls libgcc's __sync routines: on Linux
- * those are the kernel's cmpxchg and barrier helpers, restartable
- * sequences that never take a lock, so a handler may use them.  Anywhere
- * else the handler only notes the signal (volatile sig_atomic_t) and the
- * controller turns it into a stop on its next step, at most a tick later
- * (a connect in progress then runs to its own timeout). */
-#if ATOMIC_INT_LOCK_FREE == 2 || \
-	(ATOMIC_INT_LOCK_FREE == 1 && defined(__linux__) && defined(__arm__) && defined(__GNUC__))
-#define TTCP_HANDLER_STOPS 1
-#else
-#define TTCP_HANDLER_STOPS 0
-#endif
-
 #define TTCP_FORCE_AFTER_S 2.0   /* after a stop, shut sockets down if loops linger */
-
-static volatile sig_atomic_t signalled;
-static atomic_int *volatile stop_target;   /* the session a signal stops */
-
-/* Async-signal-safe: notes the signal and, where that store is lock-free,
- * stops the session at once, so that loops (and a connect in progress)
- * see it without waiting for the controller. */
-static void on_signal(int sig)
-{
-	signalled = sig;
-	bb_stop_note(sig);   /* the quick suite stops after this applet too */
-#if TTCP_HANDLER_STOPS
-	atomic_int *stop = stop_target;
-	int none = 0;
-	if (stop)
-		atomic_compare_exchange_strong(stop, &none, (int)BB_END_INTERRUPTED);
-#endif
-}
-
-void ttcp_signals_install(struct ttcp_session *s)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;     /* a second ^C ends the program at once */
-	sigemptyset(&sa.sa_mask);
-	stop_target = &s->stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
-int ttcp_interrupted(void)
-{
-	return signalled != 0;
-}
 
 void ttcp_session_init(struct ttcp_session *s, const struct ttcp_opts *o, struct bb_result *r)
 {
@@ -239,7 +187,7 @@ static void force_if_stuck(struct ttcp_session *s)
 
 static void check_stop(struct ttcp_session *s)
 {
-	if (signalled)
+	if (ttcp_interrupted())
 		request_stop(s, BB_END_INTERRUPTED);
 	if (s->o->time_s > 0 && s->t0 > 0 && bb_now() >= s->t0 + s->o->time_s)
 		request_stop(s, BB_END_TIME);

@@ -7,13 +7,31 @@
  * buffer-address lines), then boardbench's additions on lines of their
  * own: completeness, the peer, SI rates, CPU use, a window-limited
  * result, TCP_INFO, UDP loss and jitter, each stream (-v: the socket
- * buffers granted and the interface); and the periodic report lines. */
+ * buffers granted and the interface); the periodic report lines; and
+ * the notes on stderr ("ttcp-t: socket", "ttcp-r: accept from ...") that
+ * the transmitter and receiver print as they go. */
 #include "ttcp_applet.h"
 #include "net/classic.h"
 #include "net/units.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
+
+/* Classic ttcp's progress notes go to stderr, after what stdout holds. */
+void ttcp_note(const struct ttcp_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet_notes)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "ttcp-%c: ", o->transmit ? 't' : 'r');
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 const char *ttcp_param_str(const struct bb_result *r, const char *key)
 {
