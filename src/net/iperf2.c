@@ -1,5 +1,6 @@
-/* iperf2.c - the bounded iperf2 header parser, and iperf2's UDP datagram
- * header and server report (see iperf2.h). */
+/* iperf2.c - the bounded iperf2 header parser (and what a TCP header asks
+ * of the server: -r, -d), and iperf2's UDP datagram header and server
+ * report (see iperf2.h). */
 #include "iperf2.h"
 
 #include <stdio.h>
@@ -115,6 +116,13 @@ void bb_iperf2_describe(const struct bb_iperf2_hdr *h, char *buf, size_t len)
 		snprintf(buf, len, "iperf2 %u.%u.%u", h->major, h->minor, h->patch);
 	else
 		snprintf(buf, len, "iperf2 (version not sent)");
+}
+
+enum bb_iperf2_back bb_iperf2_back_of(const struct bb_iperf2_hdr *h)
+{
+	if (!(h->flags & BB_IPERF2_VERSION1))
+		return BB_IPERF2_BACK_NONE;
+	return h->flags & BB_IPERF2_RUN_NOW ? BB_IPERF2_BACK_DUAL : BB_IPERF2_BACK_TRADEOFF;
 }
 
 void bb_iperf2_probe_init(struct bb_iperf2_probe *pr)

@@ -72,6 +72,23 @@ double bb_iperf2_seconds(const struct bb_iperf2_hdr *h);
 /* "iperf2 2.1.8" or "iperf2 (version not sent)". */
 void bb_iperf2_describe(const struct bb_iperf2_hdr *h, char *buf, size_t len);
 
+/* TCP: what else the client asks.  An iperf2 client run with -r
+ * (tradeoff) or -d (dualtest) sets VERSION1 in the flags, and with -d also
+ * RUN_NOW; it then listens at the header's port for the server to connect
+ * back and send: after its own transfer (-r) or at once (-d), for the
+ * header's amount, with numThreads streams of buflen-byte writes.  A
+ * header without VERSION1 (a plain iperf 2.1 client sets EXTEND only)
+ * asks for nothing. */
+#define BB_IPERF2_RUN_NOW 0x00000001u
+
+enum bb_iperf2_back {
+	BB_IPERF2_BACK_NONE,
+	BB_IPERF2_BACK_TRADEOFF,   /* -r: connect back after the client's transfer */
+	BB_IPERF2_BACK_DUAL,       /* -d: connect back at once */
+};
+
+enum bb_iperf2_back bb_iperf2_back_of(const struct bb_iperf2_hdr *h);
+
 /* Incremental use on a stream's first bytes: feed what arrives until the
  * verdict is not NEED_MORE; at most BB_IPERF2_MAX_LEN bytes are kept. */
 struct bb_iperf2_probe {

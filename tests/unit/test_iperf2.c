@@ -1,7 +1,8 @@
 /* test_iperf2.c - unit tests for src/net/iperf2.c: the header iperf 2.1.8
  * really sends (captured bytes), its time-mode and -P forms, every prefix
- * of it, and hostile input: wrong lengths, implausible fields, every
- * single-byte corruption and random bytes.  Hostile bytes must come out
+ * of it, what its -r and -d forms ask of the server, and hostile input:
+ * wrong lengths, implausible fields, every single-byte corruption and
+ * random bytes.  Hostile bytes must come out
  * as data (NONE) or as a header with bounded fields, never crash, never
  * read past what they were given (ASan checks that under make check SAN=1). */
 #include <setjmp.h>
@@ -21,6 +22,17 @@
 static const unsigned char real_hdr[60] = {
 	0x40, 0x01, 0x00, 0x78, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x17, 0x17,
 	0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x90, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x02, 0x00, 0x01, 0x00, 0x08, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* iperf 2.1.8: iperf -c 127.0.0.1 -p 47011 -d -L 47012 -t 1 -l 8K, its
+ * first 60 bytes: VERSION1 and RUN_NOW (dualtest), the listener's port
+ * (47012), -100 (1 s in 10 ms units).  With -r the flags end 0x78. */
+static const unsigned char dual_hdr[60] = {
+	0xc0, 0x01, 0x00, 0x79, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0xb7, 0xa4,
+	0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0x9c,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x02, 0x00, 0x01, 0x00, 0x08, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
@@ -73,6 +85,29 @@ static void test_time_mode_and_threads(void **state)
 	assert_int_equal(h.threads, 2);
 	assert_true(bb_iperf2_bytes(&h) == 0);
 	assert_true(bb_iperf2_seconds(&h) > 0.199 && bb_iperf2_seconds(&h) < 0.201);
+}
+
+/* What a header asks of the server: nothing (a plain client), -r or -d. */
+static void test_back_requests(void **state)
+{
+	unsigned char p[60];
+	struct bb_iperf2_hdr h;
+
+	(void)state;
+	assert_int_equal(parse_exact(real_hdr, sizeof real_hdr, &h), BB_IPERF2_FOUND);
+	assert_int_equal(bb_iperf2_back_of(&h), BB_IPERF2_BACK_NONE);
+	assert_int_equal(parse_exact(dual_hdr, sizeof dual_hdr, &h), BB_IPERF2_FOUND);
+	assert_int_equal(bb_iperf2_back_of(&h), BB_IPERF2_BACK_DUAL);
+	assert_int_equal(h.port, 47012);
+	assert_true(bb_iperf2_seconds(&h) > 0.999 && bb_iperf2_seconds(&h) < 1.001);
+	memcpy(p, dual_hdr, sizeof p);
+	p[3] = 0x78;                                  /* -r: RUN_NOW clear */
+	assert_int_equal(parse_exact(p, sizeof p, &h), BB_IPERF2_FOUND);
+	assert_int_equal(bb_iperf2_back_of(&h), BB_IPERF2_BACK_TRADEOFF);
+	p[0] = 0x40;                                  /* EXTEND alone, RUN_NOW set: nothing */
+	p[3] = 0x79;
+	assert_int_equal(parse_exact(p, sizeof p, &h), BB_IPERF2_FOUND);
+	assert_int_equal(bb_iperf2_back_of(&h), BB_IPERF2_BACK_NONE);
 }
 
 static void test_every_prefix_needs_more(void **state)
@@ -360,6 +395,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_header),
 		cmocka_unit_test(test_time_mode_and_threads),
+		cmocka_unit_test(test_back_requests),
 		cmocka_unit_test(test_every_prefix_needs_more),
 		cmocka_unit_test(test_v1_only_header),
 		cmocka_unit_test(test_data_is_not_a_header),

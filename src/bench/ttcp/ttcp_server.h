@@ -13,6 +13,8 @@
  *                         log line, the results file
  *   ttcp_server_ctl.c     control messages over a socket with a deadline,
  *                         and a session's RESULT (client and server)
+ *   ttcp_server_iperf2.c  iperf2's -r and -d: the server connects back to
+ *                         the client and sends (the test's tx direction)
  *   ttcp_server_client.c  `ttcp --to-server HOST`: the client
  * The transfers are the applet's own (ttcp_applet.h): each direction of a
  * test is a ttcp_session whose streams run in threads; the event loop is
@@ -85,6 +87,8 @@ struct srv_dir {
 	struct bb_minrate mr[BB_MAX_STREAMS];
 };
 
+struct srv_back;                  /* ttcp_server_iperf2.c */
+
 struct srv_test {
 	int id;
 	enum srv_kind kind;
@@ -107,6 +111,7 @@ struct srv_test {
 	struct bb_ctl_msg peer_res[2];  /* the client's RESULTs by role */
 	int have_res[2];
 	int sent_results;
+	struct srv_back *back;        /* iperf2 -r/-d: the connect-back, else NULL */
 	struct srv_test *next;
 };
 
@@ -164,6 +169,22 @@ int srv_test_room(struct srv *v, double now);
 void srv_test_ctl_readable(struct srv *v, struct srv_test *t);
 /* SIGTERM: every test stops as interrupted, results written. */
 void srv_tests_finish_all(struct srv *v);
+
+/* Direction d of t from base (the server's options, or a REQUEST's). */
+void srv_dir_init(struct srv *v, struct srv_test *t, struct srv_dir *d,
+		  const struct ttcp_opts *base, int transmit, int want);
+
+/* ttcp_server_iperf2.c: an iperf2 header asking for -r or -d (the test's
+ * first connection fd, from peer) makes t connect back; its tick runs at
+ * the start of every tick of t; while it waits or connects, t's data is
+ * not finished; its log replaces t's one line by one per direction (0 when
+ * t has no connect-back); free closes what is still connecting. */
+void srv_iperf2_plan(struct srv *v, struct srv_test *t, const struct bb_iperf2_hdr *h, int fd,
+		     const struct bb_addr *peer);
+void srv_iperf2_tick(struct srv *v, struct srv_test *t, double now);
+int srv_iperf2_pending(const struct srv_test *t);
+int srv_iperf2_log(const struct srv_test *t);
+void srv_iperf2_free(struct srv *v, struct srv_test *t);
 
 /* ttcp_server_ctl.c */
 int srv_ctl_send(int fd, const struct bb_ctl_msg *m, char *err, size_t errlen);

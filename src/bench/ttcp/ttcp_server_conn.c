@@ -135,6 +135,8 @@ static int classic(struct srv *v, struct srv_conn *c, double now)
 			t->rx.s.cfg.nstreams = (unsigned)t->rx.want;
 		}
 	}
+	if (pr.verdict == BB_IPERF2_FOUND)
+		srv_iperf2_plan(v, t, &pr.hdr, c->fd, &c->peer);
 	conn_unlink(v, c);
 	srv_test_add_stream(v, t, &t->rx, c->fd, &c->peer, c->opened, c->buf, c->n);
 	free(c);

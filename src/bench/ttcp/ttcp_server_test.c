@@ -54,6 +54,12 @@ static void dir_init(struct srv *v, struct srv_test *t, struct srv_dir *d,
 		c->nbuf = d->o.time_s > 0 ? 0 : d->o.nbuf;
 }
 
+void srv_dir_init(struct srv *v, struct srv_test *t, struct srv_dir *d,
+		  const struct ttcp_opts *base, int transmit, int want)
+{
+	dir_init(v, t, d, base, transmit, want);
+}
+
 struct srv_test *srv_test_new(struct srv *v, enum srv_kind kind, const char *who,
 			      const struct bb_ip *ip)
 {
@@ -323,6 +329,8 @@ static int joined_all(const struct srv_test *t)
 
 static int data_finished(struct srv_test *t)
 {
+	if (srv_iperf2_pending(t))
+		return 0;
 	for (int i = 0; i < 2; i++)
 		if (dir_of(t, i)->used && !ttcp_all_finished(&dir_of(t, i)->s))
 			return 0;
@@ -445,7 +453,8 @@ static void finish(struct srv *v, struct srv_test *t)
 			secs = s;
 	}
 	verdict_of(t, verdict, sizeof verdict);
-	srv_log(t->who, mode_of(t, mode, sizeof mode), bytes, secs, verdict);
+	if (!srv_iperf2_log(t))
+		srv_log(t->who, mode_of(t, mode, sizeof mode), bytes, secs, verdict);
 	write_json(v, t);
 }
 
@@ -472,6 +481,7 @@ static void test_free(struct srv *v, struct srv_test *t)
 		pp = &(*pp)->next;
 	if (*pp)
 		*pp = t->next;
+	srv_iperf2_free(v, t);
 	for (int i = 0; i < 2; i++) {
 		struct srv_dir *d = dir_of(t, i);
 		if (!d->used)
@@ -502,6 +512,7 @@ static void shut_when_sent(const struct srv_test *t, struct srv_dir *d)
 /* One tick of one test; 1 when it ended (and was freed). */
 static int tick_one(struct srv *v, struct srv_test *t, double now)
 {
+	srv_iperf2_tick(v, t, now);
 	if (!joined_all(t) && now >= t->join_until)
 		close_join(t);
 	if (t->kind == TEST_BB && t->ctl_gone && !t->data_done) {
