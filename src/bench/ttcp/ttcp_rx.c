@@ -211,6 +211,22 @@ static void receive_udp(struct ttcp_session *s, int fd)
 	ttcp_stream_start(s, t, ttcp_run_udp_recv);
 }
 
+/* An iperf2 client's -r or -d asks the receiver to connect back; only
+ * the server does (ttcp_server_iperf2.c): say so, once. */
+static void note_back_request(const struct ttcp_session *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		const struct bb_iperf2_probe *pr = &s->st[i]->x->peer.iperf2;
+		if (pr->verdict == BB_IPERF2_FOUND &&
+		    bb_iperf2_back_of(&pr->hdr) != BB_IPERF2_BACK_NONE) {
+			ttcp_note(s->o, "the iperf2 client asked for %s (the receiver connects back "
+				  "and sends): only `ttcp -r --server` does that",
+				  bb_iperf2_back_of(&pr->hdr) == BB_IPERF2_BACK_DUAL ? "-d" : "-r");
+			return;
+		}
+	}
+}
+
 int ttcp_receive(struct ttcp_session *s)
 {
 	int lfd = s->listen_fd;
@@ -230,6 +246,7 @@ int ttcp_receive(struct ttcp_session *s)
 			accept_streams(s, lfd);
 	}
 	ttcp_join_all(s);
+	note_back_request(s);
 	bb_cpu_snap_take(&s->cpu1);
 	if (s->t0 == 0)
 		s->cpu0 = s->cpu1;
