@@ -15,14 +15,21 @@
 #            sender is held back by its socket buffer)
 #   udpifb   UDP -l 1400 --rate 200M through tbf rate 100mbit on B's side
 #            (ingress redirected through an ifb device: the excess is lost)
+#   srvfwd   `ttcp -r --server` in B, `ttcp --to-server --time SECONDS` from
+#            A; each direction shaped at its sender: A -> B (client to
+#            server) tbf rate 15mbit, B -> A (server to client) 40mbit
+#   srvrev   the same with -R: the server sends (40 Mbit/s)
+#   srvbidir the same with --bidir: both at once, each on its own link
+#            (two rows: client to server, server to client)
 #
 # Every tbf has a 256 KiB bucket and a queue of 20 ms of its rate beyond it
 # (5 ms and a 16 KiB bucket on the ifb).  "allowed" is the payload the link
 # carries: TCP rate x MSS / (MTU + 14), as tbf counts whole Ethernet frames;
 # UDP into the link rate x 1400 / 1442; UDP at 50M, 50 Mbit/s (below the
 # link).  "got" is what the receiver counted (its --json total
-# bits_per_s); TCP rows also give the sender's figure until every byte was
-# acknowledged.  The section gives the median, lowest and highest of
+# bits_per_s; for the server's cases the client's figure when it received,
+# the server's, as the client prints it, when it sent); TCP rows also give
+# the sender's figure until every byte was acknowledged.  The section gives the median, lowest and highest of
 # got / allowed over the rounds, and the median fraction of datagrams lost.
 #
 # Usage: bench/net_shaped.sh [-r ROUNDS] [-t SECONDS] [-k DIR]
@@ -108,6 +115,7 @@ ip -n "$NSB" link add "$IFB" type ifb 2>/dev/null && ip -n "$NSB" link set "$IFB
 # The shaping of one case; every run starts from an unshaped link.
 unshape() {
 	tc -n "$NSA" qdisc del dev "$VA" root 2>/dev/null || true
+	tc -n "$NSB" qdisc del dev "$VB" root 2>/dev/null || true
 	tc -n "$NSB" qdisc del dev "$VB" ingress 2>/dev/null || true
 	if [ "$have_ifb" -eq 1 ]; then
 		tc -n "$NSB" qdisc del dev "$IFB" root 2>/dev/null || true
@@ -115,6 +123,10 @@ unshape() {
 }
 shape_a() {  # RATE_MBIT: tbf on A's side
 	tc -n "$NSA" qdisc add dev "$VA" root tbf rate "${1}mbit" burst $BURST \
+		limit $(($1 * 1000000 / 8 / 50 + BURST))
+}
+shape_b_out() {  # RATE_MBIT: tbf on B's own sending side (B -> A)
+	tc -n "$NSB" qdisc add dev "$VB" root tbf rate "${1}mbit" burst $BURST \
 		limit $(($1 * 1000000 / 8 / 50 + BURST))
 }
 shape_b() {  # RATE_MBIT: tbf on B's side, UDP redirected to it through the ifb
@@ -140,11 +152,63 @@ jnum() {  # FILE KEY: a value of the transfer total
 	       .values.$2 // empty" "$1"
 }
 
+# allowed_tcp RATE_MBIT MSS: the payload a TCP stream gets through tbf, bit/s
+allowed_tcp() {
+	awk -v r="$1" -v m="${2:-$((mtu - 52))}" -v f=$((mtu + 14)) \
+		'BEGIN { printf "%.0f", r * 1e6 * m / f }'
+}
+
+# sdir FILE ROLE KEY: a figure of the --to-server client's result of ROLE
+# (transmit: client -> server, receive: server -> client): KEY of its
+# transfer total, or params.KEY.
+sdir() {
+	case $3 in
+	params.*) jq -r ".results[] | select(.params.role == \"$2\") | .$3 // empty" "$1" ;;
+	*) jq -r ".results[] | select(.params.role == \"$2\") | .series[] |
+		select(.name == \"transfer\" and .variant == \"total\") | .values.$3 // empty" "$1" ;;
+	esac
+}
+
+# run_server CASE ROUND: a test against `ttcp -r --server` in B from A,
+# both directions shaped (15 Mbit/s A -> B, 40 B -> A); appends a figures
+# line per direction: srvfwd, srvrev, srvbidir.up (client to server),
+# srvbidir.down.
+run_server() {
+	local c=$1 r=$2 out=$work/$1.$2 flag='' up down spid
+	unshape
+	{ shape_a 15 && shape_b_out 40; } || die "$c: cannot shape the link"
+	case $c in srvrev) flag=-R ;; srvbidir) flag=--bidir ;; esac
+	PORT=$((PORT + 1))
+	inB "$BB" ttcp -r --server -p "$PORT" >"$out.srv.txt" 2>&1 &
+	spid=$!
+	rx_pid=$spid
+	wait_listen "$PORT" tcp || die "$c: the server does not listen"
+	# shellcheck disable=SC2086  # flag is one word or none
+	inA timeout $((secs + 60)) "$BB" ttcp --to-server "$B" -p "$PORT" --time "$secs" $flag \
+		--json "$out.json" >"$out.txt" 2>&1 || die "$c: the client failed: see $out.txt"
+	kill "$spid" 2>/dev/null
+	wait "$spid" 2>/dev/null || true
+	rx_pid=
+	# client -> server: what the server received, in its time
+	up=$(sdir "$out.json" transmit params.server_bytes)
+	[ -z "$up" ] || up=$(awk -v b="$up" -v s="$(sdir "$out.json" transmit params.server_real_s)" \
+		'BEGIN { if (s > 0) printf "%.0f", 8 * b / s }')
+	down=$(sdir "$out.json" receive bits_per_s)
+	case $c in
+	srvfwd) echo "$c $r ${up:--} $(allowed_tcp 15) $(sdir "$out.json" transmit acked_bits_per_s) -" ;;
+	srvrev) echo "$c $r ${down:--} $(allowed_tcp 40) - -" ;;
+	srvbidir)
+		echo "$c.up $r ${up:--} $(allowed_tcp 15) $(sdir "$out.json" transmit acked_bits_per_s) -"
+		echo "$c.down $r ${down:--} $(allowed_tcp 40) - -" ;;
+	esac >>"$work/figures.txt"
+}
+
 # ---- one run ----
 # run_tool CASE ROUND: one transfer; appends "case round got allowed acked
 # lost" (bit/s, lost a fraction; "-" where it does not apply) to figures.
 run_tool() {
 	local c=$1 r=$2 out=$work/$1.$2 proto=tcp rate=100 udprate='' got allowed acked=- lost=- mss
+	case $c in srv*) run_server "$c" "$r"; return ;; esac
 	unshape
 	case $c in
 	tcp100) shape_a 100 ;;
@@ -193,6 +257,7 @@ run_tool() {
 
 tool_list=(tcp100 tcp400 udp50 udp200)
 [ "$have_ifb" -eq 1 ] && tool_list+=(udpifb)
+tool_list+=(srvfwd srvrev srvbidir)
 say "${#tool_list[@]} cases x $rounds rounds of $secs s; raw outputs in $work"
 : >"$work/figures.txt"
 run_rounds "$rounds"
@@ -241,11 +306,19 @@ if [ "$have_ifb" -eq 1 ]; then
 else
 	echo "| UDP --rate 200M -l 1400 | tbf at the receiver | - | - | - | - | - | no ifb device here |"
 fi
+row srvfwd "server: client -> server" "tbf 15 Mbit/s at the client (40 back)"
+row srvrev "server -R: server -> client" "tbf 40 Mbit/s at the server (15 back)"
+row srvbidir.up "server --bidir: client -> server" "tbf 15 Mbit/s at the client"
+row srvbidir.down "server --bidir: server -> client" "tbf 40 Mbit/s at the server"
 echo
 echo "Every round (got / allowed):"
 echo
 echo "| case | rounds |"
 echo "|---|---|"
+cases=()
 for c in "${tool_list[@]}"; do
+	if [ "$c" = srvbidir ]; then cases+=(srvbidir.up srvbidir.down); else cases+=("$c"); fi
+done
+for c in "${cases[@]}"; do
 	echo "| $c | $(col "$c" 3 4 | awk '{ printf "%s%.3f", (NR > 1 ? ", " : ""), $1 }') |"
 done
