@@ -35,7 +35,10 @@ server() {
 	PIDS="$PIDS $SPID"
 	wait_for "serving on port" "$TMPD/$name.err" 20
 }
-count() { grep -c -- "$1" "$2" 2>/dev/null || true; }
+# newest: the results file written last.
+newest() {
+	find "$TMPD/results" -name '*.json' -printf '%T@ %p\n' | sort -n | tail -1 | cut -d' ' -f2-
+}
 # log_bytes MODE FILE: the bytes of the last log line of MODE that is complete.
 log_bytes() {
 	grep " $1 [0-9]* bytes .* complete$" "$2" | tail -1 | awk '{ print $4 }'
@@ -85,7 +88,7 @@ check() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	f=$(ls -t "$TMPD"/results/*.json | head -1)
+	f=$(newest)
 	jq -e --argjson f "${FWD:-0}" --argjson b "${BACK:-0}" '[.results[] | .series[] |
 		select(.name == "transfer" and .variant == "total") | .values.bytes] == [$f, $b]' \
 		"$f" >/dev/null 2>&1
@@ -177,7 +180,7 @@ while [ "$(find "$TMPD/results" -name '*.json' | wc -l)" -le "$n0" ] && [ $i -lt
 	sleep 0.1
 	i=$((i + 1))
 done
-f=$(ls -t "$TMPD"/results/*.json | head -1)
+f=$(newest)
 jq -e '.results[1].params.iperf2_back_bound | test("100000 s asked: 600 s")' "$f" >/dev/null 2>&1 &&
 	jq -e '.results[1].params.iperf2_back_time_s == 600' "$f" >/dev/null 2>&1
 tap $? "-d for 100000 s: sent for at most 600 s, the results file says so"
