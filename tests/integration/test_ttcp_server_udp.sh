@@ -6,9 +6,12 @@
 # datagrams x -l), both ends' results files; strangers' datagrams sent
 # into the server's UDP port during a test (another port, another
 # address, forged headers, end sentinels and tallies, empty ones) counted
-# as refused and never as the test's; the bounds a server keeps on what
-# it sends (--max-udp-rate, a rate below --min-rate, no rate at all); and
-# the server still serving afterwards.  Raw senders are a python3 script.
+# as refused and never as the test's; a client written from the
+# specification alone (docs/protocol.md), honest, lying about its count,
+# or without its tally: the last two incomplete, never complete; a killed
+# client, whose test the server stops at once; the bounds a server keeps
+# on what it sends (--max-udp-rate, a rate below --min-rate, no rate at
+# all); and the server still serving afterwards.  Raw senders are python3.
 . tests/integration/lib.sh
 . tests/integration/net_lib.sh
 
@@ -40,6 +43,55 @@ for i in range(n):
     send("127.0.0.1", b"")                               # empty
     time.sleep(0.01)
 print(sent)
+EOF
+
+cat >"$TMPD/rawclient.py" <<'EOF'
+# rawclient.py PORT MODE: a UDP test written from docs/protocol.md and
+# src/net/udphdr.h alone: 10 datagrams of 100 bytes to the server, then a
+# RESULT saying 10 were sent (honest), 12 (lie), or no tally (notally).
+# Prints the status of the server's RESULT (0 complete, 1 incomplete).
+import socket, struct, sys, time, os
+port, mode = int(sys.argv[1]), sys.argv[2]
+def msg(t, fields):
+    p = b"".join(bytes([tag, len(v)]) + v for tag, v in fields)
+    return b"BBcp\x02" + bytes([t]) + len(p).to_bytes(2, "big") + p
+def recv_msg(s):
+    h = b""
+    while len(h) < 8:
+        h += s.recv(8 - len(h))
+    n, body = int.from_bytes(h[6:8], "big"), b""
+    while len(body) < n:
+        body += s.recv(n - len(body))
+    f, i = {}, 0
+    while i < n:
+        f[body[i]] = body[i + 2:i + 2 + body[i + 1]]
+        i += 2 + body[i + 1]
+    return h[5], f
+ctl = socket.create_connection(("127.0.0.1", port), 10)
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+u.bind(("127.0.0.1", 0))
+ctl.sendall(msg(1, [(1, os.urandom(16))]))
+recv_msg(ctl)
+ctl.sendall(msg(4, [(6, b"\x00"), (7, b"\x01"), (10, b"\x01"), (11, (100).to_bytes(4, "big")),
+                    (9, (1000).to_bytes(8, "big")), (28, u.getsockname()[1].to_bytes(2, "big"))]))
+t, f = recv_msg(ctl)
+if t != 5:
+    print("refused", f.get(14))
+    sys.exit(1)
+u.connect(("127.0.0.1", int.from_bytes(f[27], "big")))
+u.send(b"bbS\x00")
+for i in range(10):
+    u.send(b"bbU1" + struct.pack(">HHQQ", 0, 1, i, time.monotonic_ns()) + b"z" * 76)
+    time.sleep(0.002)
+for _ in range(2):
+    u.send(b"bbE\x00")
+if mode != "notally":
+    u.send(b"bbT1" + struct.pack(">HHQQ", 0, 1, 10, 1000))
+sent = 12 if mode == "lie" else 10
+ctl.sendall(msg(7, [(15, b"\x01"), (16, b"\x00"), (17, (sent * 100).to_bytes(8, "big")),
+                    (18, (20000).to_bytes(8, "big")), (21, sent.to_bytes(8, "big"))]))
+t, f = recv_msg(ctl)
+print(f[16][0] if t == 7 else "no RESULT")
 EOF
 
 # server NAME ARGS...: a server in the background, its pid in SPID.
@@ -198,6 +250,17 @@ else
 	tap $? "strangers: refused, not counted ($refused_f foreign, $refused_m empty of $nsent; the kernel dropped some)"
 fi
 
+# ---- a client written from the specification; figures that disagree ----
+st=$(timeout 30 python3 "$TMPD/rawclient.py" "$PORT" honest 2>&1)
+[ "$st" = 0 ] && wait_for_n 1 ' bb-udp 1000 bytes .* complete$' 10
+tap $? "a client from the specification alone: 10 datagrams, complete at the server ($st)"
+st=$(timeout 30 python3 "$TMPD/rawclient.py" "$PORT" lie 2>&1)
+[ "$st" = 1 ] && wait_for_n 1 'incomplete: the sender sent 12 datagrams; 10 came and 0 were lost here' 10
+tap $? "the sender's count disagrees with received + lost: incomplete, not complete ($st)"
+st=$(timeout 30 python3 "$TMPD/rawclient.py" "$PORT" notally 2>&1)
+[ "$st" = 1 ] && wait_for_n 1 "incomplete: stream 0's tally of datagrams sent never came" 10
+tap $? "a stream's tally missing (a lost tail would go unseen): incomplete ($st)"
+
 # ---- a killed client: the server stops sending to it ----
 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -u -R --time 20 -l 1000 --rate 8M \
 	>"$TMPD/killed.out" 2>&1 &
@@ -240,8 +303,9 @@ timeout 60 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -n 100 >"$TMPD/tcp.out" 2
 [ $? -eq 0 ] && grep -q "^ttcp-server: received 819200 bytes" "$TMPD/tcp.out"
 tap $? "... and TCP"
 [ "$(grep -c ' bb-udp' "$TMPD/main.out")" -ge 6 ] &&
-	! grep ' bb-udp.* incomplete' "$TMPD/main.out" | grep -q -v 'the client closed the control'
-tap $? "no UDP test logged incomplete but the killed client's"
+	! grep ' bb-udp.* incomplete' "$TMPD/main.out" |
+	grep -q -v 'the client closed the control\|12 datagrams\|tally of datagrams sent never'
+tap $? "no UDP test logged incomplete but the killed client's and the two above"
 kill -TERM "$SPID"
 wait "$TPID"
 tap $? "SIGTERM: the server exits 0"
