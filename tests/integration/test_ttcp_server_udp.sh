@@ -102,7 +102,7 @@ server() {
 	TPID=$!
 	PIDS="$PIDS $TPID"
 	wait_for "serving on port" "$TMPD/$name.err" 20
-	SPID=$(cat "/proc/$TPID/task/$TPID/children" 2>/dev/null | awk '{print $1}')
+	SPID=$(awk '{print $1}' "/proc/$TPID/task/$TPID/children" 2>/dev/null)
 	[ -n "$SPID" ] || SPID=$TPID
 	PIDS="$SPID $PIDS"
 }
@@ -207,7 +207,7 @@ jqt "$TMPD/rev.json" '[.results[].series[] | select(.name == "transfer" and .var
 	| .values.udp_datagrams + .values.udp_lost] == [400]' \
 	"client JSON (-R): this end's received + lost = 400"
 jqt "$TMPD/bidir.json" '(.results | length) == 2' "client JSON (--bidir): a result per direction"
-n=$(ls "$TMPD/results" | grep -c '^ttcp-.*\.json$')
+n=$(find "$TMPD/results" -name 'ttcp-*.json' | wc -l)
 [ "$n" -eq 3 ]
 tap $? "--json-dir: one results file per test ($n)"
 jq -e -s 'map(.results[].series[] | select(.name == "transfer" and .variant == "total"
@@ -299,8 +299,8 @@ tap $? "--rate without -u: a usage error"
 client after -n 200 -l 1000 --rate 20M
 [ "$RC" -eq 0 ] && account after client server 1000
 tap $? "the server still serves UDP afterwards ($sent = $got + $lost)"
-timeout 60 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -n 100 >"$TMPD/tcp.out" 2>&1
-[ $? -eq 0 ] && grep -q "^ttcp-server: received 819200 bytes" "$TMPD/tcp.out"
+timeout 60 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -n 100 >"$TMPD/tcp.out" 2>&1 &&
+	grep -q "^ttcp-server: received 819200 bytes" "$TMPD/tcp.out"
 tap $? "... and TCP"
 [ "$(grep -c ' bb-udp' "$TMPD/main.out")" -ge 6 ] &&
 	! grep ' bb-udp.* incomplete' "$TMPD/main.out" |
