@@ -111,7 +111,6 @@ struct srv_test {
 	int direction;
 	int udp;                      /* proto 1 */
 	unsigned udp_rx_port, udp_tx_port;   /* this server's, announced in ACCEPT */
-	int udp_tx_fd;                /* until the sending streams take it */
 	unsigned char cbuf[BB_CTL_MAX_MSG];
 	size_t cn;
 	int ctl_gone;
