@@ -28,6 +28,8 @@ struct field_def {
 
 #define BIG ((uint64_t)1 << 62)
 
+_Static_assert(BB_CF_COUNT <= 32, "a message's fields are bits of a uint32_t");
+
 static const struct field_def fields[BB_CF_COUNT] = {
 	[BB_CF_NONCE] = { "nonce", K_BYTES, BB_CTL_NONCE, 0, 0, T(BB_CTL_HELLO) | T(BB_CTL_CHALLENGE) },
 	[BB_CF_FEATURES] = { "features", K_NUM, 4, 0, 0xffffffffu, T(BB_CTL_HELLO) },
@@ -53,6 +55,10 @@ static const struct field_def fields[BB_CF_COUNT] = {
 	[BB_CF_LOST] = { "lost", K_NUM, 8, 0, BIG, T(BB_CTL_RESULT) },
 	[BB_CF_OUT_OF_ORDER] = { "out_of_order", K_NUM, 8, 0, BIG, T(BB_CTL_RESULT) },
 	[BB_CF_JITTER_NS] = { "jitter_ns", K_NUM, 8, 0, 1000000000000ull, T(BB_CTL_RESULT) },
+	[BB_CF_FOREIGN] = { "foreign", K_NUM, 8, 0, BIG, T(BB_CTL_RESULT) },
+	[BB_CF_MALFORMED] = { "malformed", K_NUM, 8, 0, BIG, T(BB_CTL_RESULT) },
+	[BB_CF_UDP_RX_PORT] = { "udp_rx_port", K_NUM, 2, 1, 65535, T(BB_CTL_REQUEST) | T(BB_CTL_ACCEPT) },
+	[BB_CF_UDP_TX_PORT] = { "udp_tx_port", K_NUM, 2, 1, 65535, T(BB_CTL_REQUEST) | T(BB_CTL_ACCEPT) },
 };
 
 #define F(x) (1u << (x))
@@ -153,18 +159,36 @@ static enum bb_ctl_parse take_field(struct bb_ctl_msg *m, unsigned tag, const un
 }
 
 /* What no single field can say: a REQUEST gives a duration or a byte
- * count (one of them), a UDP rate only for UDP, a UDP write fits a
- * datagram. */
+ * count (one of them); a UDP rate and UDP ports only for UDP; a UDP write
+ * fits a datagram; a UDP REQUEST names the port the client sends from
+ * exactly when it sends, the port it receives on exactly when the server
+ * sends, and then also the rate the server is to send at. */
 static enum bb_ctl_parse check_request(const struct bb_ctl_msg *m, char *why, size_t whylen)
 {
 	int dur = bb_ctl_has(m, BB_CF_DURATION_MS), bytes = bb_ctl_has(m, BB_CF_BYTES);
+	int dir = (int)m->num[BB_CF_DIRECTION];
+	int client_sends = dir != BB_CTL_TO_CLIENT, server_sends = dir != BB_CTL_TO_SERVER;
 
 	if (dur == bytes)
 		return bad(why, whylen, "a REQUEST gives duration_ms or bytes, one of them");
-	if (m->num[BB_CF_PROTO] == 0 && bb_ctl_has(m, BB_CF_UDP_RATE))
-		return bad(why, whylen, "udp_rate in a TCP REQUEST");
-	if (m->num[BB_CF_PROTO] == 1 && m->num[BB_CF_WRITE_LEN] > 65507)
+	if (m->num[BB_CF_PROTO] == 0) {
+		if (bb_ctl_has(m, BB_CF_UDP_RATE) || bb_ctl_has(m, BB_CF_UDP_RX_PORT) ||
+		    bb_ctl_has(m, BB_CF_UDP_TX_PORT))
+			return bad(why, whylen, "udp_rate or a UDP port in a TCP REQUEST");
+		return BB_CTL_OK;
+	}
+	if (m->num[BB_CF_WRITE_LEN] > 65507)
 		return bad(why, whylen, "write_len above 65507 in a UDP REQUEST");
+	if (bb_ctl_has(m, BB_CF_UDP_TX_PORT) != client_sends)
+		return bad(why, whylen, client_sends ? "a UDP REQUEST in which the client sends "
+			   "without udp_tx_port" : "udp_tx_port in a REQUEST where the client "
+			   "does not send");
+	if (bb_ctl_has(m, BB_CF_UDP_RX_PORT) != server_sends)
+		return bad(why, whylen, server_sends ? "a UDP REQUEST in which the server sends "
+			   "without udp_rx_port" : "udp_rx_port in a REQUEST where the server "
+			   "does not send");
+	if (server_sends && !bb_ctl_has(m, BB_CF_UDP_RATE))
+		return bad(why, whylen, "a UDP REQUEST in which the server sends without udp_rate");
 	return BB_CTL_OK;
 }
 

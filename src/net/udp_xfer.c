@@ -39,6 +39,7 @@
 #define BB_ENOBUFS_PAUSE_NS 1000000L
 #define BB_TALLIES 2                /* the tally is sent this many times */
 #define BB_TALLY_WAIT_MS 100        /* the receiver waits this long for tallies */
+#define BB_TALLY_WAIT_FIXED_MS 1000 /* ... from a peer agreed beforehand, whose count matters */
 #define BB_IPERF2_FIN_WAIT_S 2.0    /* an iperf2 client waits this long for the report */
 #define BB_IPERF2_FIN_GAP_MS 10     /* ... sending its final datagram again this often */
 #define BB_IPERF2_LINGER_MS 300     /* the receiver answers repeated final datagrams */
@@ -328,7 +329,7 @@ static int slot_ok(const struct bb_udp_rx *u, unsigned i, int kind, const struct
 	if (i >= BB_MAX_STREAMS)
 		return 0;
 	if (!u->src_len[i])
-		return 1;
+		return !u->fixed;
 	return u->kind[i] == kind && same_endpoint(&u->src[i], s->addr);
 }
 
@@ -519,7 +520,8 @@ static int datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n, uint6
 		u->refused.zero_length++;
 		return 0;
 	}
-	if (u->peer_len && s->len && !same_host(&u->peer, s->addr)) {
+	if (u->peer_len && s->len && (u->fixed ? !same_endpoint(&u->peer, s->addr)
+					       : !same_host(&u->peer, s->addr))) {
 		u->refused.foreign_peer++;
 		return 0;
 	}
@@ -632,7 +634,8 @@ static void after_end(struct bb_udp_rx *u)
 {
 	struct pollfd p = { .fd = u->x.fd, .events = POLLIN };
 	int iperf2 = u->iperf2_flows > 0;
-	double end = bb_now() + (iperf2 ? BB_IPERF2_LINGER_MS : BB_TALLY_WAIT_MS) * 1e-3;
+	double end = bb_now() + (iperf2 ? BB_IPERF2_LINGER_MS : u->fixed ? BB_TALLY_WAIT_FIXED_MS
+								    : BB_TALLY_WAIT_MS) * 1e-3;
 
 	for (;;) {
 		int tallies = u->nstreams && !iperf2 &&
@@ -661,6 +664,20 @@ static void after_end(struct bb_udp_rx *u)
 			 (slot = iperf2_slot(u, &d, &s)) >= 0 && (u->ended & (1ull << slot)))
 			iperf2_report(u, (unsigned)slot, &s);
 	}
+}
+
+void bb_udp_rx_fix(struct bb_udp_rx *u, const struct sockaddr_storage *peer, socklen_t len,
+		   unsigned nstreams)
+{
+	u->peer = *peer;
+	u->peer_len = len;
+	u->nstreams = nstreams < BB_MAX_STREAMS ? nstreams : BB_MAX_STREAMS;
+	for (unsigned i = 0; i < u->nstreams; i++) {
+		u->src[i] = *peer;
+		u->src_len[i] = len;
+		u->kind[i] = BB_UDP_KIND_BB;
+	}
+	u->fixed = 1;
 }
 
 void bb_udp_recv(struct bb_udp_rx *u)

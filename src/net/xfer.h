@@ -135,6 +135,9 @@ struct bb_udp_rx {
 	socklen_t src_len[BB_MAX_STREAMS];
 	unsigned char kind[BB_MAX_STREAMS];   /* BB_UDP_KIND_* of each stream */
 	unsigned iperf2_flows;      /* streams of an iperf2 client (one per source port) */
+	int fixed;                  /* peer and each stream's source were set beforehand
+				     * (bb_udp_rx_fix): datagrams from elsewhere, or for
+				     * another stream, are foreign */
 	struct bb_udp_refused refused;
 	uint64_t reports_sent;      /* server reports sent to an iperf2 client */
 	int gro;                   /* UDP GRO is on */
@@ -144,6 +147,11 @@ enum { BB_UDP_KIND_NONE, BB_UDP_KIND_BB, BB_UDP_KIND_IPERF2 };
 
 void bb_udp_send(struct bb_xfer *x);
 void bb_udp_recv(struct bb_udp_rx *u);
+/* Before bb_udp_recv: streams 0..nstreams-1 come from peer (address and
+ * port, agreed beforehand, e.g. on a control connection), and nothing
+ * else is the test's. */
+void bb_udp_rx_fix(struct bb_udp_rx *u, const struct sockaddr_storage *peer, socklen_t len,
+		   unsigned nstreams);
 /* Turns on UDP GSO (segments of seg bytes) or GRO; 0 or -1 with errno. */
 int bb_udp_set_gso(int fd, size_t seg);
 int bb_udp_set_gro(int fd);

@@ -78,7 +78,8 @@ static const char ttcp_help[] =
 	"  --server               with -r: serve test after test until stopped, several\n"
 	"                         clients at once (boardbench ttcp -r --server --help)\n"
 	"  --to-server HOST       a test against such a server, both ends printed;\n"
-	"                         -R/--bidir: it sends (boardbench ttcp --to-server x --help)\n"
+	"                         -R/--bidir: it sends; -u: UDP, with --rate\n"
+	"                         (boardbench ttcp --to-server x --help)\n"
 	BB_COMMON_HELP
 	"\n"
 	"A peer that resets or stalls, or ^C, gives a partial report marked\n"

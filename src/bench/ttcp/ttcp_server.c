@@ -31,7 +31,7 @@
 
 static const char server_help[] =
 	"usage: boardbench ttcp -r --server [options]\n"
-	"       boardbench ttcp --to-server HOST [-R | --bidir] [options]   (see its --help)\n"
+	"       boardbench ttcp --to-server HOST [-u] [-R | --bidir] [options]   (see its --help)\n"
 	"\n"
 	"A receiver to leave running on a board: it serves test after test until\n"
 	"SIGTERM or SIGINT (running tests then end as interrupted, their results\n"
@@ -44,7 +44,10 @@ static const char server_help[] =
 	"  boardbench ttcp --to-server  the control protocol (docs/protocol.md): the\n"
 	"                             test is agreed first, its data connections carry\n"
 	"                             its token, and both ends' results are exchanged;\n"
-	"                             -R and --bidir make the server send\n"
+	"                             -R and --bidir make the server send; -u makes\n"
+	"                             it a UDP test (ports agreed on the control\n"
+	"                             connection; the server sends UDP only to that\n"
+	"                             connection's address, at the rate asked)\n"
 	"One line per test on stdout:\n"
 	"  TIME CLIENT:PORT MODE BYTES bytes SECONDS s RATE Mbit/s VERDICT\n"
 	"  (Mbit/s = 10^6 bits/s; VERDICT complete, incomplete: why, empty, refused: why)\n"
@@ -64,6 +67,8 @@ static const char server_help[] =
 	"  --min-rate BITS        a data connection moving less than BITS/s over a\n"
 	"                         window is dropped (default 64k; 0: no minimum)\n"
 	"  --rate-window S        that window (default 10 s)\n"
+	"  --max-udp-rate BITS    the most a UDP test may ask the server to send, all its\n"
+	"                         streams together (default 1G; k/M/G = 10^3/10^6/10^9)\n"
 	"  --allow CIDR[,CIDR..]  only these clients (IPv4 and IPv6 prefixes, at most 16);\n"
 	"                         others are closed at once and logged\n"
 	"  --key FILE             a shared secret (its bytes, one trailing newline\n"
@@ -77,7 +82,7 @@ static const char server_help[] =
 enum {
 	SO_SERVER = BB_OPT_FIRST_APPLET, SO_BIND, SO_READ_SIZE, SO_MAX_TESTS, SO_MAX_CONNS,
 	SO_MAX_STREAMS, SO_HANDSHAKE, SO_IDLE, SO_MIN_RATE, SO_RATE_WINDOW, SO_ALLOW, SO_KEY,
-	SO_JSON_DIR,
+	SO_JSON_DIR, SO_MAX_UDP_RATE,
 };
 
 void srv_note(const char *fmt, ...)
@@ -183,6 +188,10 @@ static int server_opt(struct srv_opts *o, int opt, const char *arg)
 			bb_die_value("--min-rate", arg, "expected bits/s, e.g. 64k, or 0");
 		return 1;
 	case SO_RATE_WINDOW: o->rate_window_s = secs_arg("--rate-window", arg, 0.1); return 1;
+	case SO_MAX_UDP_RATE:
+		if (bb_parse_rate(arg, &o->max_udp_bps))
+			bb_die_value("--max-udp-rate", arg, "expected bits/s > 0, e.g. 100M");
+		return 1;
 	case SO_ALLOW: allow_arg(o, arg); return 1;
 	case SO_KEY: key_arg(o, arg); return 1;
 	case SO_JSON_DIR: dir_arg(o, arg); return 1;
@@ -204,6 +213,7 @@ static void parse(int argc, char **argv, struct srv_opts *o)
 		{ "idle-timeout", required_argument, NULL, SO_IDLE },
 		{ "min-rate", required_argument, NULL, SO_MIN_RATE },
 		{ "rate-window", required_argument, NULL, SO_RATE_WINDOW },
+		{ "max-udp-rate", required_argument, NULL, SO_MAX_UDP_RATE },
 		{ "allow", required_argument, NULL, SO_ALLOW }, { "key", required_argument, NULL, SO_KEY },
 		{ "json-dir", required_argument, NULL, SO_JSON_DIR },
 		{ "label", required_argument, NULL, BB_OPT_LABEL },
@@ -219,7 +229,8 @@ static void parse(int argc, char **argv, struct srv_opts *o)
 		if (opt == 't')
 			bb_die_usage("--server receives and serves: give -r, not -t (see --help)");
 		if (opt == 'u')
-			bb_die_usage("--server serves TCP tests only in this version (no -u)");
+			bb_die_usage("--server takes no -u: it serves the UDP tests that clients ask "
+				     "for (ttcp --to-server HOST -u)");
 		if (opt == 'h') {
 			fputs(server_help, stdout);
 			exit(0);
@@ -250,6 +261,7 @@ static void defaults(struct srv_opts *o, int argc, char **argv)
 	o->idle_s = SRV_IDLE_S;
 	o->min_rate_bps = SRV_MIN_RATE_BPS;
 	o->rate_window_s = SRV_RATE_WINDOW_S;
+	o->max_udp_bps = SRV_MAX_UDP_BPS;
 	o->argc = argc;
 	o->argv = argv;
 }

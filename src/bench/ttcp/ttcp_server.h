@@ -16,6 +16,10 @@
  *   ttcp_server_iperf2.c  iperf2's -r and -d: the server connects back to
  *                         the client and sends (the test's tx direction)
  *   ttcp_server_client.c  `ttcp --to-server HOST`: the client
+ *   ttcp_server_udp.c     UDP tests, what both ends share: their sockets
+ *                         (ports agreed on the control connection), the
+ *                         UDP figures of a RESULT, the checks of the two
+ *                         ends' figures against each other
  * The transfers are the applet's own (ttcp_applet.h): each direction of a
  * test is a ttcp_session whose streams run in threads; the event loop is
  * the only thread that accepts, parses control bytes or prints. */
@@ -41,11 +45,14 @@
 #define SRV_READ_SIZE (128u << 10)
 #define SRV_MAX_WRITE (1u << 20)  /* a REQUEST's write_len, at most */
 #define SRV_KEY_MAX 1024
+#define SRV_MAX_UDP_BPS 1e9       /* bits/s the UDP streams a server sends may total */
+#define SRV_UDP_MIN_WRITE 24      /* a UDP write_len carries the sequence header */
 
 struct srv_opts {
 	struct ttcp_opts base;        /* port, family, bind, -b, -D, -f */
 	int max_tests, max_conns, max_streams;
 	double handshake_s, idle_s, min_rate_bps, rate_window_s;
+	double max_udp_bps;           /* --max-udp-rate */
 	const char *json_dir;
 	struct bb_cidr_list allow;
 	unsigned char key[SRV_KEY_MAX];
@@ -77,6 +84,7 @@ enum srv_kind { TEST_CLASSIC, TEST_IPERF2, TEST_BB };
 /* One direction of a test. */
 struct srv_dir {
 	int used;
+	int udp;                      /* a boardbench UDP test: no data connections */
 	struct ttcp_opts o;
 	struct ttcp_session s;
 	int want;                     /* streams expected */
@@ -105,6 +113,8 @@ struct srv_test {
 	int ctl_fd;
 	unsigned char token[BB_CTL_TOKEN];
 	int direction;
+	int udp;                      /* proto 1 */
+	unsigned udp_rx_port, udp_tx_port;   /* this server's, announced in ACCEPT */
 	unsigned char cbuf[BB_CTL_MAX_MSG];
 	size_t cn;
 	int ctl_gone;
@@ -158,6 +168,8 @@ int srv_test_add_stream(struct srv *v, struct srv_test *t, struct srv_dir *d, in
 struct srv_test *srv_test_from_request(struct srv *v, const struct bb_ctl_msg *req,
 				       const char *who, const struct bb_ip *ip, int ctl_fd,
 				       char *why, size_t whylen);
+/* After ACCEPT: the server's UDP streams start sending (no-op for TCP). */
+void srv_test_udp_go(struct srv *v, struct srv_test *t);
 struct srv_test *srv_test_by_token(struct srv *v, const unsigned char *token);
 struct srv_test *srv_test_group(struct srv *v, const struct bb_ip *ip, int announced,
 				double now);
@@ -201,6 +213,33 @@ int srv_random(void *buf, size_t n);
  * with err. */
 int srv_key_load(const char *path, unsigned char *key, size_t cap, size_t *len, char *err,
 		 size_t errlen);
+
+/* ttcp_server_udp.c */
+/* A UDP socket bound to the local address of the control connection ctl,
+ * its port (the kernel's pick) in *port; fd, or -1 with err. */
+int srv_udp_socket(int ctl, int sockbuf, unsigned *port, char *err, size_t errlen);
+/* The far end of ctl with port (v4-mapped addresses made IPv4). */
+int srv_udp_peer(int ctl, unsigned port, struct bb_addr *a);
+/* Connects fd to the far end of ctl, port port; 0 or -1 with err. */
+int srv_udp_connect(int fd, int ctl, unsigned port, char *err, size_t errlen);
+/* The transfer settings of a UDP session whose options (o: transmit,
+ * buflen, streams, idle timeout) are set. */
+void srv_udp_config(struct ttcp_session *s, double rate_bps, uint64_t nbuf, double first_s);
+/* The receiving stream on fd (taken, even on failure), which accepts
+ * datagrams only from the far end of ctl, port from_port; 0 or -1. */
+int srv_udp_open_rx(struct ttcp_session *s, int fd, int ctl, unsigned from_port);
+/* o->streams sending streams sharing fd (taken, even on failure); 0 or -1. */
+int srv_udp_open_tx(struct ttcp_session *s, int fd);
+/* Starts the session's streams; 0 or -1. */
+int srv_udp_go(struct ttcp_session *s);
+/* A UDP session's figures into its RESULT m (after ttcp_model_finish):
+ * datagrams sent, or received, lost, out of order, jitter, refused. */
+void srv_udp_result(const struct ttcp_session *s, struct bb_ctl_msg *m);
+/* Why a UDP receiver's figures are doubtful on their own ("" if not): a
+ * stream's tally missing, datagrams shorter than asked. */
+void srv_udp_doubt_local(const struct ttcp_session *s, char *why, size_t len);
+/* Why they disagree with the sender's count of datagrams sent ("" if not). */
+void srv_udp_doubt_count(const struct ttcp_session *s, uint64_t sent, char *why, size_t len);
 
 /* ttcp_server_client.c */
 int ttcp_client_main(int argc, char **argv);

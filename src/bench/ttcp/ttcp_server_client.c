@@ -5,12 +5,17 @@
  * (the token and the stream's index), runs its end of each direction as
  * a ttcp session (-R: the server sends; --bidir: both at once), then
  * sends its RESULTs and prints both ends: its own classic report and the
- * server's bytes, rate and CPU. */
+ * server's bytes, rate and CPU.  With -u there are no data connections:
+ * each end's UDP ports are announced on the control connection
+ * (ttcp_server_udp.c), and each receiving end's loss, reordering, jitter
+ * and refused datagrams are printed, its count checked against what the
+ * other end says it sent. */
 #include "ttcp_server.h"
 #include "core/error.h"
 #include "core/parse.h"
 #include "core/timer.h"
 #include "net/pattern.h"
+#include "net/units.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -30,7 +35,13 @@ static const char client_help[] =
 	"Options:\n"
 	"  -R                  reverse: the server sends, this end receives\n"
 	"  --bidir             both directions at once (--streams each way)\n"
-	"  -l buflen           bytes per write (default 8192; at most 1M)\n"
+	"  -u                  UDP: datagrams with sequence headers; each receiving end\n"
+	"                      counts loss, reordering, RFC 3550 jitter and the datagrams\n"
+	"                      it refused (from anyone but this test's far end)\n"
+	"  --rate BITS         UDP: each stream sends at BITS/s (k/M/G = 10^3/10^6/10^9);\n"
+	"                      needed with -R or --bidir, the server's --max-udp-rate\n"
+	"                      bounds it\n"
+	"  -l buflen           bytes per write (default 8192; at most 1M; UDP: 24..65507)\n"
 	"  -n nbuf             buffers per stream (default 2048)\n"
 	"  --time S            send for S seconds instead of -n buffers\n"
 	"  --streams N         parallel connections each way (1..16 by default on a server)\n"
@@ -46,7 +57,7 @@ static const char client_help[] =
 
 enum {
 	CO_TO_SERVER = BB_OPT_FIRST_APPLET, CO_BIDIR, CO_TIME, CO_STREAMS, CO_KEY,
-	CO_CONNECT_TIMEOUT, CO_IDLE_TIMEOUT,
+	CO_CONNECT_TIMEOUT, CO_IDLE_TIMEOUT, CO_RATE,
 };
 
 struct client {
@@ -61,6 +72,9 @@ struct client {
 	struct ttcp_opts o[2];          /* [0] this end sends, [1] this end receives */
 	struct ttcp_session s[2];
 	int used[2], shut;
+	int udp_fd[2];                  /* -u: [0] sends, [1] receives, until a session takes it */
+	unsigned udp_port[2];           /* their ports */
+	unsigned srv_udp_rx, srv_udp_tx;   /* the server's, from ACCEPT */
 	struct bb_ctl_msg srv_res[2];   /* by the server's role */
 	int have_srv[2];
 	char error[256];
@@ -89,6 +103,11 @@ static int client_opt(struct client *c, int opt, const char *arg)
 	case 'p': o->port = (unsigned)bb_size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
 	case 'b': o->sockbuf = (int)bb_size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
 	case 'D': o->nodelay = 1; return 1;
+	case 'u': o->udp = 1; return 1;
+	case CO_RATE:
+		if (bb_parse_rate(arg, &o->rate_bps))
+			bb_die_value("--rate", arg, "expected bits/s > 0, e.g. 100M (k/M/G = 10^3/6/9)");
+		return 1;
 	case '4': o->family = AF_INET; return 1;
 	case '6': o->family = AF_INET6; return 1;
 	case 'f':
@@ -108,6 +127,25 @@ static int client_opt(struct client *c, int opt, const char *arg)
 	return 0;
 }
 
+static void check_udp(const struct client *c)
+{
+	const struct ttcp_opts *o = &c->base;
+	char len[32];
+
+	if (!o->udp) {
+		if (o->rate_bps > 0)
+			bb_die_usage("--rate paces UDP streams: give -u too (see --help)");
+		return;
+	}
+	snprintf(len, sizeof len, "%zu", o->buflen);
+	if (o->buflen < SRV_UDP_MIN_WRITE || o->buflen > TTCP_UDP_MAX_DATAGRAM)
+		bb_die_value("-l", len, "with -u: datagrams of 24..65507 bytes (the sequence "
+			     "header takes 24)");
+	if (c->direction != BB_CTL_TO_SERVER && o->rate_bps <= 0)
+		bb_die_usage("-u with -R or --bidir needs --rate BITS, the rate the server is to "
+			     "send each stream at (see --help)");
+}
+
 static void parse(int argc, char **argv, struct client *c)
 {
 	static const struct option longopts[] = {
@@ -121,13 +159,14 @@ static void parse(int argc, char **argv, struct client *c)
 		{ "key", required_argument, NULL, CO_KEY },
 		{ "connect-timeout", required_argument, NULL, CO_CONNECT_TIMEOUT },
 		{ "idle-timeout", required_argument, NULL, CO_IDLE_TIMEOUT },
+		{ "udp", no_argument, NULL, 'u' }, { "rate", required_argument, NULL, CO_RATE },
 		BB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, ":tRl:n:p:b:Df:46h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":tRul:n:p:b:Df:46h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			fputs(client_help, stdout);
 			exit(0);
@@ -143,6 +182,7 @@ static void parse(int argc, char **argv, struct client *c)
 		bb_die_value("--to-server", "", "expected the server's name or address");
 	if (c->direction == BB_CTL_BOTH && c->base.streams > BB_MAX_STREAMS / 2)
 		bb_die_usage("--bidir with --streams above %d (see --help)", BB_MAX_STREAMS / 2);
+	check_udp(c);
 }
 
 static void defaults(struct client *c)
@@ -160,6 +200,7 @@ static void defaults(struct client *c)
 	c->base.idle_timeout_s = 30;
 	c->base.quiet_notes = 1;
 	c->ctl = -1;
+	c->udp_fd[0] = c->udp_fd[1] = -1;
 }
 
 /* ---- the control session ---- */
@@ -213,13 +254,52 @@ static void request_of(const struct client *c, struct bb_ctl_msg *m)
 
 	bb_ctl_init(m, BB_CTL_REQUEST);
 	bb_ctl_set(m, BB_CF_DIRECTION, (uint64_t)c->direction);
-	bb_ctl_set(m, BB_CF_PROTO, 0);
+	bb_ctl_set(m, BB_CF_PROTO, (uint64_t)o->udp);
+	if (o->udp && o->rate_bps > 0)
+		bb_ctl_set(m, BB_CF_UDP_RATE, (uint64_t)(o->rate_bps + 0.5));
+	if (c->udp_fd[0] >= 0)
+		bb_ctl_set(m, BB_CF_UDP_TX_PORT, c->udp_port[0]);
+	if (c->udp_fd[1] >= 0)
+		bb_ctl_set(m, BB_CF_UDP_RX_PORT, c->udp_port[1]);
 	bb_ctl_set(m, BB_CF_STREAMS, (uint64_t)o->streams);
 	bb_ctl_set(m, BB_CF_WRITE_LEN, o->buflen);
 	if (o->time_s > 0)
 		bb_ctl_set(m, BB_CF_DURATION_MS, (uint64_t)(o->time_s * 1000 + 0.5));
 	else
 		bb_ctl_set(m, BB_CF_BYTES, o->nbuf * o->buflen);
+}
+
+/* -u: the sockets of the directions this end has (sending, receiving),
+ * bound to the control connection's local address, their ports announced
+ * in the REQUEST. */
+static int udp_sockets(struct client *c)
+{
+	for (int k = 0; k < 2 && c->base.udp; k++) {
+		if ((k == 0 && c->direction == BB_CTL_TO_CLIENT) ||
+		    (k == 1 && c->direction == BB_CTL_TO_SERVER))
+			continue;
+		c->udp_fd[k] = srv_udp_socket(c->ctl, c->base.sockbuf, &c->udp_port[k], c->error,
+					      sizeof c->error);
+		if (c->udp_fd[k] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* -u: the server's ports from its ACCEPT, one for each direction. */
+static int udp_ports(struct client *c, const struct bb_ctl_msg *acc)
+{
+	if (!c->base.udp)
+		return 0;
+	if ((c->udp_fd[0] >= 0 && !bb_ctl_has(acc, BB_CF_UDP_RX_PORT)) ||
+	    (c->udp_fd[1] >= 0 && !bb_ctl_has(acc, BB_CF_UDP_TX_PORT))) {
+		snprintf(c->error, sizeof c->error, "the server's ACCEPT names no UDP port for this "
+			 "test (a server that serves TCP only?)");
+		return -1;
+	}
+	c->srv_udp_rx = (unsigned)acc->num[BB_CF_UDP_RX_PORT];
+	c->srv_udp_tx = (unsigned)acc->num[BB_CF_UDP_TX_PORT];
+	return 0;
 }
 
 static int handshake(struct client *c)
@@ -247,11 +327,13 @@ static int handshake(struct client *c)
 		if (send_msg(c, &m) != 0)
 			return -1;
 	}
+	if (udp_sockets(c) != 0)
+		return -1;
 	request_of(c, &m);
 	if (send_msg(c, &m) != 0 || expect(c, BB_CTL_ACCEPT, &m) != 0)
 		return -1;
 	memcpy(c->token, m.token, sizeof c->token);
-	return 0;
+	return udp_ports(c, &m);
 }
 
 /* ---- the data ---- */
@@ -277,8 +359,27 @@ static void session_init(struct client *c, int k, struct bb_run *run)
 	cfg->idle_s = o->idle_timeout_s;
 	cfg->nstreams = (unsigned)o->streams;
 	cfg->stop = &c->s[k].stop;
+	if (o->udp)
+		srv_udp_config(&c->s[k], o->rate_bps, cfg->nbuf, CLI_ANSWER_S);
 	ttcp_model_params(&c->s[k]);
 	c->used[k] = 1;
+}
+
+/* -u: session k's streams on its socket (no data connections). */
+static int open_udp(struct client *c, int k)
+{
+	struct ttcp_session *s = &c->s[k];
+	int fd = c->udp_fd[k], rc;
+
+	c->udp_fd[k] = -1;                  /* the session has it now */
+	if (k == 0 && srv_udp_connect(fd, c->ctl, c->srv_udp_rx, c->error, sizeof c->error) != 0) {
+		close(fd);
+		return -1;
+	}
+	rc = k == 0 ? srv_udp_open_tx(s, fd) : srv_udp_open_rx(s, fd, c->ctl, c->srv_udp_tx);
+	if (rc != 0)
+		snprintf(c->error, sizeof c->error, "%s", s->error);
+	return rc;
 }
 
 /* Opens stream i of session k: connect, DATA, then a ttcp stream. */
@@ -312,10 +413,15 @@ static int open_stream(struct client *c, int k, int i)
 
 static int start(struct client *c)
 {
-	for (int k = 0; k < 2; k++) {
+	for (int k = 1; k >= 0; k--) {           /* the receiver first */
 		struct ttcp_session *s = &c->s[k];
 		if (!c->used[k])
 			continue;
+		if (c->base.udp) {
+			if (srv_udp_go(s) != 0)
+				return -1;
+			continue;
+		}
 		s->t0 = bb_now();
 		bb_cpu_snap_take(&s->cpu0);
 		for (int i = 0; i < s->n; i++)
@@ -342,7 +448,7 @@ static void wait_done(struct client *c)
 			if (!ttcp_all_finished(&c->s[k]))
 				done = 0;
 		}
-		if (c->used[0] && !c->shut && ttcp_all_finished(&c->s[0])) {
+		if (c->used[0] && !c->shut && !c->base.udp && ttcp_all_finished(&c->s[0])) {
 			for (int i = 0; i < c->s[0].n; i++)
 				shutdown(c->s[0].st[i]->x->fd, SHUT_WR);
 			c->shut = 1;
@@ -367,6 +473,8 @@ static void finish_sessions(struct client *c)
 			bb_tcpinfo_get(s->st[i]->x->fd, &s->st[i]->ti);
 		if (c->error[0] && !s->error[0])
 			snprintf(s->error, sizeof s->error, "%s", c->error);
+		if (!s->error[0])
+			srv_udp_doubt_local(s, s->error, sizeof s->error);
 		ttcp_model_finish(s);
 	}
 }
@@ -399,6 +507,37 @@ static const char *status_text(uint64_t s)
 	return s < 4 ? t[s] : "?";
 }
 
+static uint64_t num_or_0(const struct bb_ctl_msg *m, enum bb_ctl_field f)
+{
+	return bb_ctl_has(m, f) ? m->num[f] : 0;
+}
+
+/* -u: the server's UDP figures: what it sent, or what it received. */
+static void server_udp(const struct bb_ctl_msg *m, int role, struct bb_kvlist *p, FILE *f)
+{
+	unsigned long long dg = num_or_0(m, BB_CF_DATAGRAMS), lost = num_or_0(m, BB_CF_LOST);
+	unsigned long long foreign = num_or_0(m, BB_CF_FOREIGN);
+	unsigned long long malformed = num_or_0(m, BB_CF_MALFORMED);
+	double jitter = (double)num_or_0(m, BB_CF_JITTER_NS) * 1e-9;
+
+	bb_kv_int(p, "server_udp_datagrams", (long long)dg);
+	if (role) {
+		fprintf(f, "ttcp-server: udp: sent %llu datagrams\n", dg);
+		return;
+	}
+	fprintf(f, "ttcp-server: udp: %llu datagrams, %llu lost of %llu (%.3f%%), %llu out of "
+		   "order, jitter %.3f ms (RFC 3550); refused %llu foreign and %llu malformed "
+		   "datagram(s), not counted\n", dg, lost, dg + lost,
+		dg + lost ? 100.0 * (double)lost / (double)(dg + lost) : 0.0,
+		(unsigned long long)num_or_0(m, BB_CF_OUT_OF_ORDER), jitter * 1e3, foreign,
+		malformed);
+	bb_kv_int(p, "server_udp_lost", (long long)lost);
+	bb_kv_int(p, "server_udp_out_of_order", (long long)num_or_0(m, BB_CF_OUT_OF_ORDER));
+	bb_kv_num(p, "server_udp_jitter_s", jitter);
+	bb_kv_int(p, "server_udp_foreign_datagrams", (long long)foreign);
+	bb_kv_int(p, "server_udp_malformed_datagrams", (long long)malformed);
+}
+
 /* The server's end, printed under this end's report and kept in the model. */
 static void server_end(struct client *c, int k, FILE *f)
 {
@@ -425,6 +564,19 @@ static void server_end(struct client *c, int k, FILE *f)
 	bb_kv_num(p, "server_cpu_user_s", user);
 	bb_kv_num(p, "server_cpu_sys_s", sys);
 	bb_kv_str(p, "server_status", status_text(m->num[BB_CF_STATUS]));
+	if (c->base.udp)
+		server_udp(m, role, p, f);
+}
+
+/* -u, this end sent: its datagrams, the count the server's is checked against. */
+static void udp_sent_line(struct ttcp_session *s, FILE *f)
+{
+	uint64_t sent = 0;
+
+	for (int i = 0; i < s->n; i++)
+		sent += s->st[i]->x->n.calls;
+	fprintf(f, "ttcp-t: udp: sent %llu datagrams\n", (unsigned long long)sent);
+	bb_kv_int(&s->r->params, "udp_datagrams_sent", (long long)sent);
 }
 
 static int report(struct client *c)
@@ -436,6 +588,8 @@ static int report(struct client *c)
 			continue;
 		ttcp_render_header(stdout, c->s[k].r);
 		ttcp_render_report(stdout, c->s[k].r);
+		if (c->base.udp && k == 0)
+			udp_sent_line(&c->s[0], stdout);
 		server_end(c, k, stdout);
 		if (!c->s[k].r->ok || !c->have_srv[k == 0 ? 0 : 1] ||
 		    c->srv_res[k == 0 ? 0 : 1].num[BB_CF_STATUS] != 0)
@@ -443,6 +597,24 @@ static int report(struct client *c)
 	}
 	fflush(stdout);
 	return rc;
+}
+
+/* -u, this end received: its count against the datagrams the server
+ * says it sent; a disagreement makes this end's result incomplete. */
+static void udp_count_check(struct client *c)
+{
+	struct ttcp_session *s = &c->s[1];
+	char why[200], msg[320];
+
+	if (!c->base.udp || !c->used[1] || !s->r->ok || !c->have_srv[1] ||
+	    !bb_ctl_has(&c->srv_res[1], BB_CF_DATAGRAMS))
+		return;
+	srv_udp_doubt_count(s, c->srv_res[1].num[BB_CF_DATAGRAMS], why, sizeof why);
+	if (!why[0])
+		return;
+	snprintf(msg, sizeof msg, "incomplete: %s", why);
+	bb_result_set_status(s->r, 0, msg);
+	bb_kv_bool(&s->r->params, "complete", 0);
 }
 
 static int run_test(struct client *c, struct bb_run *run)
@@ -456,13 +628,17 @@ static int run_test(struct client *c, struct bb_run *run)
 	if (c->direction != BB_CTL_TO_SERVER)
 		session_init(c, 1, run);
 	for (int k = 0; k < 2; k++)
-		for (int i = 0; i < c->base.streams && c->used[k] && !c->error[0]; i++)
-			open_stream(c, k, i);
+		if (c->used[k] && c->base.udp && !c->error[0])
+			open_udp(c, k);
+		else
+			for (int i = 0; i < c->base.streams && c->used[k] && !c->error[0]; i++)
+				open_stream(c, k, i);
 	if (!c->error[0])
 		start(c);
 	wait_done(c);
 	finish_sessions(c);
 	exchange_results(c);
+	udp_count_check(c);
 	return 0;
 }
 
@@ -488,6 +664,9 @@ int ttcp_client_main(int argc, char **argv)
 			ttcp_session_free(&c->s[k]);
 	if (c->ctl >= 0)
 		close(c->ctl);
+	for (int k = 0; k < 2; k++)
+		if (c->udp_fd[k] >= 0)
+			close(c->udp_fd[k]);
 	bb_run_free(run);
 	bb_cli_free(&c->cli);
 	free(c);

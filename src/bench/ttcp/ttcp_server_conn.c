@@ -190,8 +190,14 @@ static int request(struct srv *v, struct srv_conn *c, const struct bb_ctl_msg *m
 	bb_ctl_init(&acc, BB_CTL_ACCEPT);
 	memcpy(acc.token, t->token, BB_CTL_TOKEN);
 	acc.have |= 1u << BB_CF_TOKEN;
+	if (t->udp && t->rx.used)
+		bb_ctl_set(&acc, BB_CF_UDP_RX_PORT, t->udp_rx_port);
+	if (t->udp && t->tx.used)
+		bb_ctl_set(&acc, BB_CF_UDP_TX_PORT, t->udp_tx_port);
 	if (srv_ctl_send(c->fd, &acc, err, sizeof err) != 0)
 		t->ctl_gone = 1;
+	else
+		srv_test_udp_go(v, t);   /* UDP: the server's streams send now */
 	conn_unlink(v, c);           /* the fd is the test's control connection now */
 	free(c);
 	return 1;

@@ -1,6 +1,7 @@
 /* ttcp_server_ctl.c - control messages over a blocking or non-blocking
  * socket with a deadline (the client's whole session, the server's
- * replies), and the RESULT a session's totals make.  A message is read
+ * replies), and the RESULT a session's totals make (a UDP session's
+ * figures: ttcp_server_udp.c).  A message is read
  * header first, then exactly the payload it announces (at most
  * BB_CTL_MAX_PAYLOAD), so no byte of what follows is consumed. */
 #include "ttcp_server.h"
@@ -155,6 +156,7 @@ void srv_result_of(const struct ttcp_session *s, int role, struct bb_ctl_msg *m)
 	bb_ctl_set(m, BB_CF_ELAPSED_US, (uint64_t)(secs * 1e6));
 	bb_ctl_set(m, BB_CF_CPU_USER_US, tv_us(&s->cpu0.ru.ru_utime, &s->cpu1.ru.ru_utime));
 	bb_ctl_set(m, BB_CF_CPU_SYS_US, tv_us(&s->cpu0.ru.ru_stime, &s->cpu1.ru.ru_stime));
+	srv_udp_result(s, m);
 }
 
 int srv_key_load(const char *path, unsigned char *key, size_t cap, size_t *len, char *err,

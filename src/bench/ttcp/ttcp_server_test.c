@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 static void stop_test(struct srv_test *t, enum bb_end why);
+static void srv_test_discard(struct srv *v, struct srv_test *t);
 static void set_why(struct srv_test *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Direction d of t from base (the server's options, or a REQUEST's). */
@@ -145,6 +146,26 @@ int srv_test_add_stream(struct srv *v, struct srv_test *t, struct srv_dir *d, in
 	return ttcp_stream_start(s, st, tx ? ttcp_run_tcp_send : ttcp_run_tcp_recv);
 }
 
+/* A UDP REQUEST the server cannot serve: why, else "". */
+static void udp_limits(struct srv *v, const struct bb_ctl_msg *q, char *why, size_t len)
+{
+	uint64_t streams = q->num[BB_CF_STREAMS], rate = q->num[BB_CF_UDP_RATE];
+	int has_rate = bb_ctl_has(q, BB_CF_UDP_RATE);
+
+	why[0] = '\0';
+	if (q->num[BB_CF_WRITE_LEN] < SRV_UDP_MIN_WRITE)
+		snprintf(why, len, "a UDP write_len of at least %d bytes (the sequence header)",
+			 SRV_UDP_MIN_WRITE);
+	else if (has_rate && (double)rate < v->o->min_rate_bps)
+		snprintf(why, len, "udp_rate %llu bit/s is below this server's minimum rate of "
+			 "%.0f bit/s (--min-rate)", (unsigned long long)rate, v->o->min_rate_bps);
+	else if (q->num[BB_CF_DIRECTION] != BB_CTL_TO_SERVER &&
+		 (double)rate * (double)streams > v->o->max_udp_bps)
+		snprintf(why, len, "udp_rate %llu bit/s x %llu streams is above this server's "
+			 "%.0f bit/s (--max-udp-rate)", (unsigned long long)rate,
+			 (unsigned long long)streams, v->o->max_udp_bps);
+}
+
 /* A REQUEST the server cannot serve: why, else "". */
 static void request_limits(struct srv *v, const struct bb_ctl_msg *q, char *why,
 			   size_t len)
@@ -154,8 +175,10 @@ static void request_limits(struct srv *v, const struct bb_ctl_msg *q, char *why,
 
 	why[0] = '\0';
 	if (q->num[BB_CF_PROTO] != 0)
-		snprintf(why, len, "UDP tests are not served by this server version (TCP only)");
-	else if (streams > (uint64_t)v->o->max_streams)
+		udp_limits(v, q, why, len);
+	if (why[0])
+		return;
+	if (streams > (uint64_t)v->o->max_streams)
 		snprintf(why, len, "%llu streams asked, this server allows %d (--max-streams)",
 			 (unsigned long long)streams, v->o->max_streams);
 	else if (both && streams * 2 > BB_MAX_STREAMS)
@@ -171,13 +194,79 @@ static void request_limits(struct srv *v, const struct bb_ctl_msg *q, char *why,
 			 v->ntests);
 }
 
+/* The options of direction d of a UDP test. */
+static void udp_opts(struct srv *v, const struct bb_ctl_msg *q, struct ttcp_opts *o)
+{
+	*o = v->o->base;
+	o->udp = 1;
+	o->buflen = (size_t)q->num[BB_CF_WRITE_LEN];
+	o->rate_bps = (double)q->num[BB_CF_UDP_RATE];
+}
+
+/* The UDP sockets and streams of t: its receiver starts at once (it knows
+ * the one source its datagrams may come from), its senders after ACCEPT. */
+static int udp_setup(struct srv *v, struct srv_test *t, const struct bb_ctl_msg *q,
+		     char *why, size_t len)
+{
+	int bufsz = v->o->base.sockbuf, fd;
+	struct srv_dir *d;
+
+	for (int k = 0; k < 2; k++) {
+		d = k == 0 ? &t->rx : &t->tx;
+		if (!d->used)
+			continue;
+		d->udp = 1;
+		d->joined = d->want;
+		d->joined_mask = ~0ull;
+		srv_udp_config(&d->s, d->o.rate_bps, d->o.nbuf, v->o->handshake_s);
+		ttcp_model_params(&d->s);
+		fd = srv_udp_socket(t->ctl_fd, bufsz, k == 0 ? &t->udp_rx_port : &t->udp_tx_port,
+				    why, len);
+		if (fd < 0)
+			return -1;
+		if (k == 1 && srv_udp_connect(fd, t->ctl_fd, (unsigned)q->num[BB_CF_UDP_RX_PORT],
+					      why, len) != 0) {
+			close(fd);
+			return -1;
+		}
+		if ((k == 0 ? srv_udp_open_rx(&d->s, fd, t->ctl_fd,
+					      (unsigned)q->num[BB_CF_UDP_TX_PORT])
+			    : srv_udp_open_tx(&d->s, fd)) != 0) {
+			snprintf(why, len, "%s", d->s.error);
+			return -1;
+		}
+	}
+	if (t->rx.used && srv_udp_go(&t->rx.s) != 0) {
+		snprintf(why, len, "%s", t->rx.s.error);
+		return -1;
+	}
+	for (int i = 0; t->rx.used && i < t->rx.s.n; i++)
+		bb_minrate_start(&t->rx.mr[i], v->o->min_rate_bps / 8, v->o->rate_window_s,
+				 bb_now(), 0);
+	return 0;
+}
+
+void srv_test_udp_go(struct srv *v, struct srv_test *t)
+{
+	if (!t->udp || !t->tx.used)
+		return;
+	if (srv_udp_go(&t->tx.s) != 0) {
+		set_why(t, "%s", t->tx.s.error);
+		stop_test(t, BB_END_ERROR);
+	}
+	for (int i = 0; i < t->tx.s.n; i++)
+		bb_minrate_start(&t->tx.mr[i], v->o->min_rate_bps / 8, v->o->rate_window_s,
+				 bb_now(), 0);
+}
+
 struct srv_test *srv_test_from_request(struct srv *v, const struct bb_ctl_msg *q,
 				       const char *who, const struct bb_ip *ip, int ctl_fd,
 				       char *why, size_t whylen)
 {
 	int dir = (int)q->num[BB_CF_DIRECTION], n = (int)q->num[BB_CF_STREAMS];
-	int has_bytes = bb_ctl_has(q, BB_CF_BYTES);
+	int has_bytes = bb_ctl_has(q, BB_CF_BYTES), udp = q->num[BB_CF_PROTO] != 0;
 	unsigned char token[BB_CTL_TOKEN];
+	struct ttcp_opts uo;
 	struct srv_test *t;
 
 	request_limits(v, q, why, whylen);
@@ -193,17 +282,25 @@ struct srv_test *srv_test_from_request(struct srv *v, const struct bb_ctl_msg *q
 	memcpy(t->token, token, sizeof token);
 	t->ctl_fd = ctl_fd;
 	t->direction = dir;
+	t->udp = udp;
 	t->join_until = bb_now() + v->o->handshake_s;
+	udp_opts(v, q, &uo);
 	if (dir != BB_CTL_TO_CLIENT) {
-		dir_init(v, t, &t->rx, &v->o->base, 0, n);
-		t->rx.bytes_each = has_bytes ? q->num[BB_CF_BYTES] : 0;
+		dir_init(v, t, &t->rx, udp ? &uo : &v->o->base, 0, n);
+		t->rx.bytes_each = has_bytes && !udp ? q->num[BB_CF_BYTES] : 0;
 	}
 	if (dir != BB_CTL_TO_SERVER) {
-		struct ttcp_opts o = v->o->base;
+		struct ttcp_opts o = udp ? uo : v->o->base;
 		o.buflen = (size_t)q->num[BB_CF_WRITE_LEN];
 		o.time_s = has_bytes ? 0 : (double)q->num[BB_CF_DURATION_MS] / 1000.0;
 		o.nbuf = has_bytes ? q->num[BB_CF_BYTES] / q->num[BB_CF_WRITE_LEN] : 0;
 		dir_init(v, t, &t->tx, &o, 1, n);
+	}
+	if (udp && udp_setup(v, t, q, why, whylen) != 0) {
+		t->ctl_fd = -1;                  /* the caller refuses and closes it */
+		stop_test(t, BB_END_ERROR);
+		srv_test_discard(v, t);
+		return NULL;
 	}
 	return t;
 }
@@ -358,10 +455,20 @@ static void cross_check(struct srv_test *t)
 {
 	uint64_t got;
 	double secs;
+	char why[200];
 
 	if (t->kind != TEST_BB)
 		return;
-	if (t->rx.used) {
+	if (t->rx.used && t->udp) {
+		srv_udp_doubt_local(&t->rx.s, why, sizeof why);
+		if (!why[0] && t->have_res[1] && bb_ctl_has(&t->peer_res[1], BB_CF_DATAGRAMS))
+			srv_udp_doubt_count(&t->rx.s, t->peer_res[1].num[BB_CF_DATAGRAMS], why,
+					    sizeof why);
+		else if (!why[0] && t->have_res[1])
+			snprintf(why, sizeof why, "the client's result has no count of datagrams");
+		if (why[0])
+			set_why(t, "%s", why);
+	} else if (t->rx.used) {
 		for (int i = 0; i < t->rx.s.n && t->rx.bytes_each; i++)
 			if (t->rx.s.st[i]->x->n.bytes != t->rx.bytes_each)
 				set_why(t, "stream %d: %llu bytes of the %llu asked for", i,
@@ -384,10 +491,11 @@ static void cross_check(struct srv_test *t)
 
 static const char *mode_of(const struct srv_test *t, char *buf, size_t len)
 {
-	static const char *const bb[] = { "bb-tcp", "bb-tcp-reverse", "bb-tcp-bidir" };
+	static const char *const bb[2][3] = { { "bb-tcp", "bb-tcp-reverse", "bb-tcp-bidir" },
+					      { "bb-udp", "bb-udp-reverse", "bb-udp-bidir" } };
 
 	if (t->kind == TEST_BB)
-		return bb[t->direction < 3 ? t->direction : 0];
+		return bb[t->udp ? 1 : 0][t->direction < 3 ? t->direction : 0];
 	if (t->kind == TEST_CLASSIC)
 		return "tcp";
 	if (t->announced > 1)
@@ -403,9 +511,13 @@ static const char *without(const char *s, const char *prefix)
 	return strncmp(s, prefix, n) == 0 ? s + n : s;
 }
 
+/* "complete" (with a UDP receiver's note of the datagrams it refused),
+ * or "incomplete: why". */
 static void verdict_of(const struct srv_test *t, char *buf, size_t len)
 {
-	snprintf(buf, len, "complete");
+	const char *m = t->rx.used ? t->rx.s.r->message : NULL;
+
+	snprintf(buf, len, "%s", t->udp && m && !strncmp(m, "complete", 8) ? m : "complete");
 	for (int i = 0; i < 2; i++) {
 		const struct srv_dir *d = i == 0 ? &t->rx : &t->tx;
 		if (d->used && !d->s.r->ok) {
@@ -486,7 +598,8 @@ static void test_free(struct srv *v, struct srv_test *t)
 		struct srv_dir *d = dir_of(t, i);
 		if (!d->used)
 			continue;
-		v->nconns -= d->s.n;
+		if (!d->udp)
+			v->nconns -= d->s.n;     /* accepted connections; UDP sockets are not */
 		ttcp_session_free(&d->s);
 	}
 	if (t->ctl_fd >= 0) {
@@ -502,11 +615,21 @@ static void test_free(struct srv *v, struct srv_test *t)
  * client sees the end at once (while the other direction may go on). */
 static void shut_when_sent(const struct srv_test *t, struct srv_dir *d)
 {
-	if (!d->o.transmit || d->shut || !joined_all(t) || !ttcp_all_finished(&d->s))
+	if (!d->o.transmit || d->udp || d->shut || !joined_all(t) || !ttcp_all_finished(&d->s))
 		return;
 	for (int i = 0; i < d->s.n; i++)
 		shutdown(d->s.st[i]->x->fd, SHUT_WR);
 	d->shut = 1;
+}
+
+/* A test whose UDP setup failed before ACCEPT: its threads stopped, no
+ * log line (the REFUSE is logged), freed. */
+static void srv_test_discard(struct srv *v, struct srv_test *t)
+{
+	for (int i = 0; i < 2; i++)
+		if (dir_of(t, i)->used)
+			ttcp_join_all(&dir_of(t, i)->s);
+	test_free(v, t);
 }
 
 /* One tick of one test; 1 when it ended (and was freed). */
