@@ -382,11 +382,11 @@ static void render_server(FILE *f, const struct bb_result *r)
 		pnum(r, "request_bytes"), pnum(r, "response_bytes"), pnum(r, "inflight"),
 		pnum(r, "seconds"), pnum(r, "malformed"), pstr(r, "end"));
 	if (strcmp(pstr(r, "protocol"), "udp") == 0)
-		fprintf(f, "rr-s: UDP: before the session %.0f cookies sent, %.0f forged or stale "
-			   "cookies refused, %.0f answers to unverified sources withheld (rate "
-			   "bound); %.0f requests not answered (no session key, out of the window "
-			   "or answered already)\n", pnum(r, "cookies_sent"), pnum(r, "cookies_refused"),
-			pnum(r, "unverified_dropped"), pnum(r, "foreign"));
+		fprintf(f, "rr-s: UDP: before the session: cookies sent %.0f, forged or stale "
+			   "cookies refused %.0f, answers to unverified sources withheld by the rate "
+			   "bound %.0f; in it: requests not answered (without the session key, out "
+			   "of its window or answered already) %.0f\n", pnum(r, "cookies_sent"),
+			pnum(r, "cookies_refused"), pnum(r, "unverified_dropped"), pnum(r, "foreign"));
 }
 
 /* ---- the results model ---- */
