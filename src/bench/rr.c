@@ -58,7 +58,9 @@ static const char rr_help[] =
 	"every transaction, buckets 1/128 of a doubling: within 0.4%).\n"
 	"\n"
 	"  -s, --server          serve clients (one, then exit: see --clients)\n"
-	"  -u, --udp             UDP instead of TCP (TCP has TCP_NODELAY both ends)\n"
+	"  -u, --udp             UDP instead of TCP (TCP has TCP_NODELAY both ends);\n"
+	"                        the server sends a source nothing larger than it\n"
+	"                        received until it echoes a cookie (docs/rr.md)\n"
 	"  -l, --request BYTES   request size (default 1; with -u 8..65507, default\n"
 	"                        8: the sequence number)\n"
 	"  -L, --response BYTES  response size (default 1; the same bounds)\n"
@@ -379,6 +381,12 @@ static void render_server(FILE *f, const struct bb_result *r)
 		   "%.0f malformed; ended: %s\n", pstr(r, "peer"), pnum(r, "transactions"),
 		pnum(r, "request_bytes"), pnum(r, "response_bytes"), pnum(r, "inflight"),
 		pnum(r, "seconds"), pnum(r, "malformed"), pstr(r, "end"));
+	if (strcmp(pstr(r, "protocol"), "udp") == 0)
+		fprintf(f, "rr-s: UDP: before the session: cookies sent %.0f, forged or stale "
+			   "cookies refused %.0f, answers to unverified sources withheld by the rate "
+			   "bound %.0f; in it: requests not answered (without the session key, out "
+			   "of its window or answered already) %.0f\n", pnum(r, "cookies_sent"),
+			pnum(r, "cookies_refused"), pnum(r, "unverified_dropped"), pnum(r, "foreign"));
 }
 
 /* ---- the results model ---- */
@@ -563,6 +571,8 @@ static void loop_server_stop(struct loop_server *ls, struct bb_result *r)
 		return;
 	bb_kv_int(&l->values, "server_transactions", (long long)ls->s.transactions);
 	bb_kv_int(&l->values, "server_malformed", (long long)ls->s.malformed);
+	if (ls->o.udp)
+		bb_kv_int(&l->values, "server_foreign", (long long)ls->s.foreign);
 	bb_kv_str(&l->values, "server_end", ls->s.end[0] ? ls->s.end : ls->err);
 }
 
@@ -604,6 +614,12 @@ static void add_session(struct bb_run *run, const struct rr_opts *o,
 	bb_kv_int(&r->params, "inflight", s->inflight);
 	bb_kv_int(&r->params, "transactions", (long long)s->transactions);
 	bb_kv_int(&r->params, "malformed", (long long)s->malformed);
+	if (o->s.udp) {
+		bb_kv_int(&r->params, "foreign", (long long)s->foreign);
+		bb_kv_int(&r->params, "cookies_sent", (long long)s->cookies_sent);
+		bb_kv_int(&r->params, "cookies_refused", (long long)s->cookies_refused);
+		bb_kv_int(&r->params, "unverified_dropped", (long long)s->unverified_dropped);
+	}
 	bb_kv_num(&r->params, "seconds", s->seconds);
 	bb_kv_int(&r->params, "pin_cpu", o->pin);
 	bb_kv_str(&r->params, "end", s->end);

@@ -1,5 +1,6 @@
 /* rr.c - the request/response protocol's control messages, their bounds,
- * pinning, and the server (see rr.h; the client is rr_client.c). */
+ * pinning, and the server (see rr.h and docs/rr.md; the client is
+ * rr_client.c, the UDP server's cookie and window rr_cookie.c). */
 #include "rr.h"
 #include "core/stop.h"
 #include "core/timer.h"
@@ -46,7 +47,7 @@ void bb_rr_ctl_encode(unsigned char *buf, const struct bb_rr_ctl *c)
 int bb_rr_ctl_decode(const unsigned char *buf, size_t len, struct bb_rr_ctl *c)
 {
 	if (len != BB_RR_CTL_BYTES || buf[0] != 0xBB || buf[1] != 'R' || buf[2] != 'R' ||
-	    !strchr("HAE", buf[3]) || !buf[3])
+	    !strchr("HACE", buf[3]) || !buf[3])
 		return -1;
 	c->type = (char)buf[3];
 	c->version = get32(buf + 4);
@@ -72,11 +73,34 @@ const char *bb_rr_check(int udp, uint64_t req, uint64_t resp, uint64_t inflight)
 	return NULL;
 }
 
-int bb_rr_hello_status(const struct bb_rr_ctl *h)
+void bb_rr_cookie_encode(unsigned char *buf, const unsigned char cookie[BB_RR_COOKIE_BYTES])
 {
-	int udp = (h->flags & 1) != 0;
+	struct bb_rr_ctl c = { 'C', BB_RR_UDP_VERSION, 0, 0, 0, 0 };
 
-	if (h->type != 'H' || h->version != BB_RR_VERSION)
+	bb_rr_ctl_encode(buf, &c);
+	memcpy(buf + 8, cookie, BB_RR_COOKIE_BYTES);
+}
+
+void bb_rr_seq_put(unsigned char *p, uint64_t seq, uint32_t key)
+{
+	uint64_t v = seq ^ (uint64_t)key << 24;
+
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+uint64_t bb_rr_seq_get(const unsigned char *p, uint32_t key)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v ^ (uint64_t)key << 24;
+}
+
+int bb_rr_hello_status(const struct bb_rr_ctl *h, int udp)
+{
+	if (h->type != 'H' || h->version != (udp ? BB_RR_UDP_VERSION : BB_RR_VERSION))
 		return BB_RR_BAD_VERSION;
 	if (h->inflight < 1 || h->inflight > BB_RR_MAX_INFLIGHT)
 		return BB_RR_BAD_INFLIGHT;
@@ -239,23 +263,28 @@ static int write_full(int fd, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-static void answer_hello(const struct bb_rr_ctl *h, int fd, struct bb_rr_session *s,
-			 unsigned char *out)
+/* The 24-byte ack with status (and, UDP, the session key) into out. */
+static void encode_ack(int fd, int udp, uint32_t status, uint32_t key, unsigned char *out)
 {
 	struct bb_sockbuf b;
-	struct bb_rr_ctl ack = { 'A', BB_RR_VERSION, 0, 0, 0, 0 };
+	struct bb_rr_ctl ack = { 'A', udp ? BB_RR_UDP_VERSION : BB_RR_VERSION, status, 0, 0, key };
 
 	bb_sockbuf_read(fd, 0, &b);
-	s->status = (uint32_t)bb_rr_hello_status(h);
+	ack.req = b.snd > 0 ? (uint32_t)b.snd : 0;
+	ack.resp = b.rcv > 0 ? (uint32_t)b.rcv : 0;
+	bb_rr_ctl_encode(out, &ack);
+}
+
+static void answer_hello(const struct bb_rr_ctl *h, int fd, int udp, uint32_t key,
+			 struct bb_rr_session *s, unsigned char *out)
+{
+	s->status = (uint32_t)bb_rr_hello_status(h, udp);
 	if (s->status == BB_RR_OK) {
 		s->req = h->req;
 		s->resp = h->resp;
 		s->inflight = h->inflight;
 	}
-	ack.flags = s->status;
-	ack.req = b.snd > 0 ? (uint32_t)b.snd : 0;
-	ack.resp = b.rcv > 0 ? (uint32_t)b.rcv : 0;
-	bb_rr_ctl_encode(out, &ack);
+	encode_ack(fd, udp, s->status, s->status == BB_RR_OK ? key : 0, out);
 }
 
 static void tcp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s)
@@ -269,7 +298,7 @@ static void tcp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_
 			session_end(s, 0, "no valid hello from the client");
 		return;
 	}
-	answer_hello(&h, fd, s, ctl);
+	answer_hello(&h, fd, 0, 0, s, ctl);
 	if (write_full(fd, ctl, sizeof ctl, o, s) != 0)
 		return;
 	if (s->status != BB_RR_OK) {
@@ -321,9 +350,67 @@ static int serve_tcp(int lfd, const struct bb_rr_server_opts *o, struct bb_rr_se
 
 /* ---- UDP ---- */
 
-/* A hello from anyone; the socket is then connected to its sender. */
+/* What the UDP server keeps across one call of bb_rr_serve(): the cookie's
+ * secret, the bound on answers to sources not yet verified, and the
+ * session's key and window (docs/rr.md). */
+struct udp_server {
+	struct bb_rr_secret secret;
+	struct bb_rr_bucket bucket;
+	uint32_t key;
+	struct bb_rr_window window;
+};
+
+/* The one way anything goes to a source not yet verified: never more than
+ * the received bytes, never beyond the rate bound.  1 sent. */
+static int reply_unverified(int fd, struct udp_server *u, struct bb_rr_session *s,
+			    const unsigned char *out, size_t len, size_t received,
+			    const struct bb_addr *to)
+{
+	if (len > received)
+		return 0;
+	if (!bb_rr_bucket_take(&u->bucket, bb_now())) {
+		s->unverified_dropped++;
+		return 0;
+	}
+	return sendto(fd, out, len, MSG_DONTWAIT, (const struct sockaddr *)&to->ss, to->len) ==
+	       (ssize_t)len;
+}
+
+/* A datagram from a source not yet verified: 1 when it is a hello of our
+ * version with a valid cookie (h holds it), else 0 after answering it as
+ * it deserves: a hello without a valid cookie gets a cookie, one of
+ * another version a refusal, anything else nothing. */
+static int udp_unverified(int fd, struct udp_server *u, struct bb_rr_session *s,
+			  const unsigned char *buf, size_t n, const struct bb_addr *from,
+			  struct bb_rr_ctl *h)
+{
+	const struct sockaddr *src = (const struct sockaddr *)&from->ss;
+	unsigned char out[BB_RR_CTL_BYTES], cookie[BB_RR_COOKIE_BYTES];
+	int with_cookie = n == BB_RR_HELLO_COOKIE_BYTES;
+	double now = bb_now();
+
+	if ((n != BB_RR_CTL_BYTES && !with_cookie) ||
+	    bb_rr_ctl_decode(buf, BB_RR_CTL_BYTES, h) != 0 || h->type != 'H')
+		return 0;
+	if (bb_rr_hello_status(h, 1) == BB_RR_BAD_VERSION) {
+		encode_ack(fd, 1, BB_RR_BAD_VERSION, 0, out);
+		reply_unverified(fd, u, s, out, sizeof out, n, from);
+		return 0;
+	}
+	if (with_cookie && bb_rr_cookie_valid(&u->secret, src, now, buf + BB_RR_CTL_BYTES))
+		return 1;
+	s->cookies_refused += (uint64_t)with_cookie;
+	bb_rr_cookie_make(&u->secret, src, now, cookie);
+	bb_rr_cookie_encode(out, cookie);
+	s->cookies_sent += (uint64_t)reply_unverified(fd, u, s, out, sizeof out, n, from);
+	return 0;
+}
+
+/* Waits for a verified hello from anyone; the socket is then connected to
+ * its sender, so no other source's datagram reaches the session. */
 static int udp_hello(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s,
-		     unsigned char *buf, size_t cap, char *err, size_t errlen)
+		     struct udp_server *u, unsigned char *buf, size_t cap, char *err,
+		     size_t errlen)
 {
 	struct bb_addr peer;
 	struct bb_rr_ctl h;
@@ -336,39 +423,55 @@ static int udp_hello(int fd, const struct bb_rr_server_opts *o, struct bb_rr_ses
 		}
 		peer.len = sizeof peer.ss;
 		ssize_t n = recvfrom(fd, buf, cap, MSG_DONTWAIT, (struct sockaddr *)&peer.ss, &peer.len);
-		if (n < 0 || bb_rr_ctl_decode(buf, (size_t)n, &h) || h.type != 'H')
-			continue;      /* not a hello: a stray datagram, ignored */
+		if (n < 0 || !udp_unverified(fd, u, s, buf, (size_t)n, &peer, &h))
+			continue;
 		if (connect(fd, (struct sockaddr *)&peer.ss, peer.len) != 0)
 			continue;
 		bb_addr_text((struct sockaddr *)&peer.ss, s->peer, BB_ADDR_TEXT);
 		snprintf(s->peer + strlen(s->peer), sizeof s->peer - strlen(s->peer), " port %u",
 			 bb_addr_port((struct sockaddr *)&peer.ss));
-		answer_hello(&h, fd, s, buf);
+		answer_hello(&h, fd, 1, u->key, s, buf);
 		send(fd, buf, BB_RR_CTL_BYTES, 0);
 		return 0;
 	}
 }
 
-/* One datagram of the session: 1 go on, 0 the client ended it. */
-static int udp_one(int fd, unsigned char *buf, size_t n, unsigned char *resp,
-		   struct bb_rr_session *s)
+/* A control message from the session's client: 1 go on, 0 it ended it.
+ * A hello again (our ack was lost) with the session's sizes gets the same
+ * ack; an end counts only with the session's key. */
+static int udp_control(int fd, unsigned char *buf, size_t n, struct udp_server *u,
+		       struct bb_rr_session *s)
 {
 	struct bb_rr_ctl c;
+	size_t len = n == BB_RR_HELLO_COOKIE_BYTES ? BB_RR_CTL_BYTES : n;
 
-	if (n > 0 && buf[0] == 0xBB) {
-		if (bb_rr_ctl_decode(buf, n, &c) != 0) {
-			s->malformed++;
-		} else if (c.type == 'E') {
-			send(fd, buf, n, 0);           /* the same 'E' back */
-			return 0;
-		} else if (c.type == 'H') {            /* our ack was lost */
-			answer_hello(&c, fd, s, buf);
-			send(fd, buf, BB_RR_CTL_BYTES, 0);
-		}
-		return 1;
+	if (bb_rr_ctl_decode(buf, len, &c) != 0 || (len != n && c.type != 'H')) {
+		s->malformed++;
+	} else if (c.type == 'E' && c.inflight == u->key) {
+		send(fd, buf, n, 0);                   /* the same 'E' back */
+		return 0;
+	} else if (c.type == 'H' && c.req == s->req && c.resp == s->resp &&
+		   c.inflight == s->inflight && c.version == BB_RR_UDP_VERSION) {
+		encode_ack(fd, 1, BB_RR_OK, u->key, buf);
+		send(fd, buf, BB_RR_CTL_BYTES, 0);
+	} else {
+		s->foreign++;
 	}
+	return 1;
+}
+
+/* One datagram of the session: 1 go on, 0 the client ended it. */
+static int udp_one(int fd, unsigned char *buf, size_t n, unsigned char *resp,
+		   struct udp_server *u, struct bb_rr_session *s)
+{
+	if (n > 0 && buf[0] == 0xBB)
+		return udp_control(fd, buf, n, u, s);
 	if (n != s->req) {
 		s->malformed++;
+		return 1;
+	}
+	if (!bb_rr_window_accept(&u->window, bb_rr_seq_get(buf, u->key))) {
+		s->foreign++;
 		return 1;
 	}
 	memcpy(resp, buf, BB_RR_MIN_UDP_BYTES);
@@ -378,7 +481,7 @@ static int udp_one(int fd, unsigned char *buf, size_t n, unsigned char *resp,
 }
 
 static void udp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s,
-			unsigned char *buf, size_t cap)
+			struct udp_server *u, unsigned char *buf, size_t cap)
 {
 	unsigned char *resp = calloc(1, s->resp);
 	double t0 = bb_now(), idle = 0;
@@ -387,11 +490,12 @@ static void udp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_
 		session_end(s, 0, "out of memory for the buffers");
 		return;
 	}
+	bb_rr_window_init(&u->window);
 	for (;;) {
 		ssize_t n = recv(fd, buf, cap, 0);
 		if (n >= 0) {
 			idle = 0;
-			if (!udp_one(fd, buf, (size_t)n, resp, s)) {
+			if (!udp_one(fd, buf, (size_t)n, resp, u, s)) {
 				session_end(s, 1, "the client said it was done");
 				break;
 			}
@@ -411,25 +515,42 @@ static void udp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_
 	free(resp);
 }
 
+/* A fresh secret and session key for this call. */
+static int udp_server_init(struct udp_server *u, char *err, size_t errlen)
+{
+	memset(u, 0, sizeof *u);
+	if (bb_rr_random(u->secret.key, sizeof u->secret.key) != 0 ||
+	    bb_rr_random(&u->key, sizeof u->key) != 0) {
+		snprintf(err, errlen, "getrandom: %s", strerror(errno));
+		return -1;
+	}
+	bb_rr_bucket_init(&u->bucket, bb_now());
+	return 0;
+}
+
 static int serve_udp(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s,
 		     char *err, size_t errlen)
 {
 	size_t cap = BB_RR_MAX_UDP_BYTES + 1;
-	unsigned char *buf = malloc(cap);
+	unsigned char *buf;
 	struct sockaddr_storage none = { .ss_family = AF_UNSPEC };
+	struct udp_server u;
 	int rc;
 
-	if (!buf) {
+	if (udp_server_init(&u, err, errlen) != 0)
+		return -1;
+	if (!(buf = malloc(cap))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	bb_sock_set_tick(fd, BB_RR_TICK_S);
-	rc = udp_hello(fd, o, s, buf, cap, err, errlen);
+	rc = udp_hello(fd, o, s, &u, buf, cap, err, errlen);
 	if (rc == 0 && s->status == BB_RR_OK)
-		udp_session(fd, o, s, buf, cap);
+		udp_session(fd, o, s, &u, buf, cap);
 	else if (rc == 0)
 		session_end(s, 0, bb_rr_status_text(s->status));
 	connect(fd, (struct sockaddr *)&none, sizeof none);   /* open to the next client */
+	memset(&u, 0, sizeof u);
 	free(buf);
 	return rc;
 }

@@ -5,23 +5,15 @@
  * send to just after the response's last byte, CLOCK_MONOTONIC) goes into
  * a histogram and a kept set of samples (rr_hist.h).
  *
- * The wire protocol.  A control message is 24 bytes, integers in network
- * byte order: 0xBB 'R' 'R' TYPE, then five 32-bit words.
- *   hello 'H' (client -> server): version 1, flags (1: UDP), request bytes,
- *            response bytes, requests in flight
- *   ack   'A' (server -> client): version, status (0 accepted, else the
- *            reason: 1 version, 2 sizes, 3 in flight), the server's granted
- *            send and receive buffer bytes
- *   end   'E' (UDP only, either way): the client is done; the server
- *            answers with one of its own
- * TCP: hello and ack, then each request is N bytes and each response M
- * bytes of zeros on the same connection (TCP_NODELAY both ends); the client
- * closing ends the session.  UDP: the hello is sent again every 0.2 s until
- * the ack comes; the server then connect()s its socket to the client, so
- * datagrams from anyone else never reach it.  A request is one datagram of
- * N bytes beginning with its 64-bit sequence number (below 2^56, so its
- * first byte is 0, never 0xBB); the response is one datagram of M bytes
- * beginning with the same 8 bytes.  N and M are at least 8 with UDP.
+ * The wire protocol (specified in docs/rr.md).  A control message is 24
+ * bytes, integers in network byte order: 0xBB 'R' 'R' TYPE, then five
+ * 32-bit words: hello 'H', ack 'A', cookie 'C' (UDP), end 'E' (UDP).
+ * TCP (version 1): hello and ack, then N-byte requests and M-byte
+ * responses on the connection.  UDP (version 2): a source gets nothing
+ * larger than what it sent until it has echoed a cookie (a hello with the
+ * 16-byte cookie after it); the ack then carries a 32-bit session key,
+ * which every request's 8-byte sequence number is XORed with (shifted
+ * left 24 bits), and the server answers each sequence number once.
  *
  * The server trusts nothing: sizes and in-flight counts beyond the bounds
  * below are refused with a status, datagrams of the wrong size are
@@ -37,11 +29,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/rr_cookie.h"
 #include "net/rr_hist.h"
 #include "net/sock.h"
 
 #define BB_RR_CTL_BYTES 24
-#define BB_RR_VERSION 1
+#define BB_RR_VERSION 1                         /* TCP */
+#define BB_RR_UDP_VERSION 2                     /* UDP: with the cookie */
+#define BB_RR_HELLO_COOKIE_BYTES (BB_RR_CTL_BYTES + BB_RR_COOKIE_BYTES)
 #define BB_RR_DEFAULT_PORT 5005
 #define BB_RR_MAX_TCP_BYTES (1u << 20)          /* a request or response, TCP */
 #define BB_RR_MAX_UDP_BYTES 65507u              /* IPv4's largest UDP payload */
@@ -54,17 +49,25 @@
 enum { BB_RR_OK = 0, BB_RR_BAD_VERSION = 1, BB_RR_BAD_SIZES = 2, BB_RR_BAD_INFLIGHT = 3 };
 
 struct bb_rr_ctl {
-	char type;                 /* 'H', 'A', 'E' */
+	char type;                 /* 'H', 'A', 'C', 'E' */
 	uint32_t version, flags;   /* ack: flags is the status */
 	uint32_t req, resp;        /* ack: the server's send and receive buffers */
-	uint32_t inflight;
+	uint32_t inflight;         /* UDP ack and end: the session key */
 };
 
 void bb_rr_ctl_encode(unsigned char *buf, const struct bb_rr_ctl *c);
 /* 0, or -1 when buf is not a control message of ours. */
 int bb_rr_ctl_decode(const unsigned char *buf, size_t len, struct bb_rr_ctl *c);
-/* What a server answers a hello with: BB_RR_OK or the reason. */
-int bb_rr_hello_status(const struct bb_rr_ctl *hello);
+/* What a TCP (udp 0) or UDP server answers a hello with: BB_RR_OK or the
+ * reason.  The version must be the server's protocol's, the bounds are
+ * its protocol's. */
+int bb_rr_hello_status(const struct bb_rr_ctl *hello, int udp);
+/* A cookie message: the 24 bytes of 'C' with cookie in words 2 to 5. */
+void bb_rr_cookie_encode(unsigned char *buf, const unsigned char cookie[BB_RR_COOKIE_BYTES]);
+/* A UDP request's first 8 bytes: the sequence number XOR the session key
+ * shifted left 24 bits (below 2^56 both: the first byte is 0). */
+void bb_rr_seq_put(unsigned char *p, uint64_t seq, uint32_t key);
+uint64_t bb_rr_seq_get(const unsigned char *p, uint32_t key);
 /* The reason as words ("request or response size out of bounds"). */
 const char *bb_rr_status_text(uint32_t status);
 /* Checks sizes and in flight as a server would; NULL or the reason. */
@@ -128,6 +131,11 @@ struct bb_rr_session {
 	uint32_t req, resp, inflight;
 	uint32_t status;           /* what the hello was answered with */
 	uint64_t transactions, malformed;
+	uint64_t foreign;          /* UDP: requests without the key, out of the
+	                            * window or answered already: not answered */
+	uint64_t cookies_sent;     /* UDP, before the session: cookies sent, */
+	uint64_t cookies_refused;  /* hellos with a forged or stale cookie, */
+	uint64_t unverified_dropped;   /* answers withheld by the rate bound */
 	double seconds;
 	int ok;                    /* ended by the client */
 	char end[128];

@@ -1,6 +1,7 @@
 /* rr_client.c - the client side of request/response transactions (see
- * rr.h): connect and hello, the client's own cost measured with no
- * network, then the transactions, TCP in order or UDP by sequence number
+ * rr.h): connect and hello (with UDP, the cookie round trip of
+ * docs/rr.md, so before the warm-up), the client's own cost measured with
+ * no network, then the transactions, TCP in order or UDP by sequence number
  * with a timeout each.  Every response's latency goes through one
  * function, record(), which is also what the overhead loop times. */
 #include "rr.h"
@@ -18,12 +19,14 @@
 
 #define OVERHEAD_LOOPS 20000
 #define OVERHEAD_REPS 5
-#define UDP_SEQ_BYTES 8
 
 struct client {
 	const struct bb_rr_client_opts *o;
 	struct bb_rr_client_result *r;
 	int fd;
+	unsigned char hello[BB_RR_HELLO_COOKIE_BYTES];
+	size_t hello_len;            /* 24, or with the server's cookie 40 */
+	uint32_t key;                /* UDP: the session key from the ack */
 	unsigned char *req, *resp;
 	size_t resp_cap;
 	uint64_t begin, warm_end, measure_start, end_at;   /* ns; end_at 0: by count */
@@ -115,9 +118,18 @@ static int open_and_connect(struct client *c)
 	return 0;
 }
 
+/* UDP: the server's cookie; the hello goes again with it after it. */
+static void take_cookie(struct client *c, const unsigned char *msg)
+{
+	memcpy(c->hello + BB_RR_CTL_BYTES, msg + 8, BB_RR_COOKIE_BYTES);
+	c->hello_len = BB_RR_HELLO_COOKIE_BYTES;
+	send(c->fd, c->hello, c->hello_len, 0);
+}
+
 /* Waits at most timeout_s for the 24-byte ack (a UDP hello is sent again
- * every tick).  0, or -1 with the reason recorded. */
-static int await_ack(struct client *c, const unsigned char *hello, struct bb_rr_ctl *ack)
+ * every tick, and with the server's cookie once one comes).  0, or -1
+ * with the reason recorded. */
+static int await_ack(struct client *c, struct bb_rr_ctl *ack)
 {
 	unsigned char buf[64];
 	size_t got = 0;
@@ -126,8 +138,13 @@ static int await_ack(struct client *c, const unsigned char *hello, struct bb_rr_
 	bb_sock_set_tick(c->fd, BB_RR_TICK_S);
 	while (waited < c->o->connect_timeout_s && !stop_asked(c)) {
 		ssize_t n = recv(c->fd, buf + got, (c->o->udp ? sizeof buf : BB_RR_CTL_BYTES - got), 0);
-		if (n > 0 && c->o->udp && bb_rr_ctl_decode(buf, (size_t)n, ack) == 0 && ack->type == 'A')
-			return 0;
+		if (n > 0 && c->o->udp && bb_rr_ctl_decode(buf, (size_t)n, ack) == 0) {
+			if (ack->type == 'A')
+				return 0;
+			if (ack->type == 'C')
+				take_cookie(c, buf);
+			continue;
+		}
 		if (n > 0 && !c->o->udp && (got += (size_t)n) == BB_RR_CTL_BYTES)
 			return bb_rr_ctl_decode(buf, got, ack) == 0 && ack->type == 'A' ? 0 :
 			       (finish(c, 0, "%s", "the peer is not a boardbench rr server"), -1);
@@ -144,7 +161,7 @@ static int await_ack(struct client *c, const unsigned char *hello, struct bb_rr_
 		if (n < 0) {
 			waited += BB_RR_TICK_S;
 			if (c->o->udp)
-				send(c->fd, hello, BB_RR_CTL_BYTES, 0);
+				send(c->fd, c->hello, c->hello_len, 0);
 		}
 	}
 	finish(c, 0, "%s", stop_asked(c) ? "interrupted before the server answered"
@@ -154,23 +171,24 @@ static int await_ack(struct client *c, const unsigned char *hello, struct bb_rr_
 
 static int hello(struct client *c)
 {
-	struct bb_rr_ctl h = { 'H', BB_RR_VERSION, (uint32_t)c->o->udp, c->o->req, c->o->resp,
-			       c->o->inflight }, ack;
-	unsigned char buf[BB_RR_CTL_BYTES];
+	struct bb_rr_ctl h = { 'H', c->o->udp ? BB_RR_UDP_VERSION : BB_RR_VERSION,
+			       (uint32_t)c->o->udp, c->o->req, c->o->resp, c->o->inflight }, ack;
 	struct bb_sockbuf b;
 
-	bb_rr_ctl_encode(buf, &h);
-	if (send(c->fd, buf, sizeof buf, MSG_NOSIGNAL) != (ssize_t)sizeof buf) {
+	bb_rr_ctl_encode(c->hello, &h);
+	c->hello_len = BB_RR_CTL_BYTES;
+	if (send(c->fd, c->hello, c->hello_len, MSG_NOSIGNAL) != (ssize_t)c->hello_len) {
 		finish(c, 0, "sending the hello: %s", errno == ECONNREFUSED ?
 		       "refused (no server on that port)" : strerror(errno));
 		return -1;
 	}
-	if (await_ack(c, buf, &ack) != 0)
+	if (await_ack(c, &ack) != 0)
 		return -1;
 	if (ack.flags != BB_RR_OK) {
 		finish(c, 0, "the server refused: %s", bb_rr_status_text(ack.flags));
 		return -1;
 	}
+	c->key = c->o->udp ? ack.inflight : 0;
 	c->r->peer_sndbuf = ack.req ? (int)ack.req : -1;
 	c->r->peer_rcvbuf = ack.resp ? (int)ack.resp : -1;
 	bb_sockbuf_read(c->fd, 0, &b);
@@ -333,26 +351,11 @@ struct udp_slot {
 	unsigned char measured;
 };
 
-static void put_seq(unsigned char *p, uint64_t seq)
-{
-	for (int i = UDP_SEQ_BYTES - 1; i >= 0; i--, seq >>= 8)
-		p[i] = (unsigned char)seq;
-}
-
-static uint64_t get_seq(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < UDP_SEQ_BYTES; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* A response of n bytes at t: answered, late or foreign. */
 static void udp_response(struct client *c, struct udp_slot *w, uint64_t base, uint64_t next,
 			 ssize_t n, uint64_t t)
 {
-	uint64_t seq = get_seq(c->resp);
+	uint64_t seq = bb_rr_seq_get(c->resp, c->key);
 	struct udp_slot *s = &w[seq % c->o->inflight];
 
 	if ((size_t)n != c->o->resp || c->resp[0] == 0xBB || seq >= next) {
@@ -390,7 +393,7 @@ static int udp_send(struct client *c, struct udp_slot *w, uint64_t seq)
 {
 	struct udp_slot *s = &w[seq % c->o->inflight];
 
-	put_seq(c->req, seq);
+	bb_rr_seq_put(c->req, seq, c->key);
 	s->seq = seq;
 	s->sent_at = bb_now_ns();
 	s->measured = (unsigned char)measured_at(c, s->sent_at);
@@ -439,7 +442,7 @@ static void run_udp(struct client *c)
  * ends the session otherwise). */
 static void udp_goodbye(struct client *c)
 {
-	struct bb_rr_ctl e = { 'E', BB_RR_VERSION, 0, 0, 0, 0 };
+	struct bb_rr_ctl e = { 'E', BB_RR_UDP_VERSION, 0, 0, 0, c->key };
 	unsigned char buf[BB_RR_CTL_BYTES];
 
 	bb_rr_ctl_encode(buf, &e);

@@ -178,7 +178,7 @@ static void test_figures_empty(void **state)
 
 static void test_ctl_round_trip(void **state)
 {
-	struct bb_rr_ctl in = { 'H', BB_RR_VERSION, 1, 1024, 65507, 7 }, out;
+	struct bb_rr_ctl in = { 'H', BB_RR_UDP_VERSION, 1, 1024, 65507, 7 }, out;
 	unsigned char buf[BB_RR_CTL_BYTES];
 
 	(void)state;
@@ -190,7 +190,8 @@ static void test_ctl_round_trip(void **state)
 	assert_int_equal(out.req, 1024);
 	assert_int_equal(out.resp, 65507);
 	assert_int_equal(out.inflight, 7);
-	assert_int_equal(bb_rr_hello_status(&out), BB_RR_OK);
+	assert_int_equal(bb_rr_hello_status(&out, 1), BB_RR_OK);
+	assert_int_equal(bb_rr_hello_status(&out, 0), BB_RR_BAD_VERSION);     /* TCP: 1 */
 	assert_int_equal(bb_rr_ctl_decode(buf, sizeof buf - 1, &out), -1);   /* short */
 	buf[3] = 'X';
 	assert_int_equal(bb_rr_ctl_decode(buf, sizeof buf, &out), -1);       /* unknown type */
@@ -204,35 +205,43 @@ static void test_ctl_round_trip(void **state)
 static void test_hello_refused(void **state)
 {
 	struct bb_rr_ctl h = { 'H', BB_RR_VERSION, 0, 1, 1, 1 };
+	int udp = 0;
 
 	(void)state;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_OK);
+	assert_int_equal(bb_rr_hello_status(&h, 0), BB_RR_OK);
 	h.version = 2;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_VERSION);
+	assert_int_equal(bb_rr_hello_status(&h, 0), BB_RR_BAD_VERSION);
 	h.version = BB_RR_VERSION;
 	h.req = 0;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_SIZES);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_SIZES);
 	h.req = UINT32_MAX;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_SIZES);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_SIZES);
 	h.req = 1;
 	h.flags = 1;                                    /* UDP: 8 bytes at least */
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_SIZES);
+	h.version = BB_RR_UDP_VERSION;
+	udp = 1;
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_SIZES);
+	h.version = BB_RR_VERSION;                      /* an old UDP client */
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_VERSION);
+	h.version = BB_RR_UDP_VERSION;
 	h.req = h.resp = 8;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_OK);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_OK);
 	h.resp = 65508;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_SIZES);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_SIZES);
 	h.resp = 8;
 	h.inflight = 0;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_INFLIGHT);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_INFLIGHT);
 	h.inflight = 257;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_INFLIGHT);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_INFLIGHT);
 	h.flags = 0;
+	h.version = BB_RR_VERSION;
+	udp = 0;
 	h.inflight = 256;
 	h.req = h.resp = 4096;                          /* 256 x 8K = 2M */
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_SIZES);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_SIZES);
 	h.type = 'A';
 	h.inflight = 1;
-	assert_int_equal(bb_rr_hello_status(&h), BB_RR_BAD_VERSION);
+	assert_int_equal(bb_rr_hello_status(&h, udp), BB_RR_BAD_VERSION);
 }
 
 int main(void)
