@@ -19,13 +19,16 @@ enum mem_mode { MEM_MODE_TOT, MEM_MODE_PAGE, MEM_MODE_SWEEP };
 #define MEM_TOT_MIN_LEN 2
 #define MEM_TOT_MAX_LEN 4095
 #define MEM_TOT_ROUNDS 4
+/* tot's default passes (kept samples) to average, as the report's "averaged
+ * over 4 test runs". */
+#define MEM_TOT_PASSES 4
 
 struct mem_opts {
 	enum mem_mode mode;
 	const char *variants;   /* comma list, or NULL for every variant */
 	const char *baseline;   /* NULL: libc if it runs, else the first */
 	const char *ops;        /* comma list, or NULL for the mode's default */
-	int repeat;             /* kept samples per cell, after one warm-up */
+	int repeat;             /* kept samples per cell, after one warm-up; 0: the mode's default */
 	uint64_t min_size;      /* sweep */
 	uint64_t max_size;      /* sweep; 0 = default */
 	int min_given;          /* --min-size was given */

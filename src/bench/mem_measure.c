@@ -132,6 +132,7 @@ static void summarise(struct bb_series *s)
 	if (bb_stats_compute(x, n, &st) != 0)
 		return;
 	bb_kv_num(&s->values, "best", st.min);
+	bb_kv_num(&s->values, "avg", st.mean);   /* tot's table: the report's figure */
 	bb_kv_num(&s->values, "median", st.median);
 	bb_kv_num(&s->values, "cv", st.cv);
 }

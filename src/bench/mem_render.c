@@ -5,6 +5,8 @@
  *                     libc   words  improvement
  *   tot_memcpy      4635754 4360040  5.9%
  *
+ * tot prints it twice: the average of the passes (the report's figure:
+ * "averaged over 4 test runs"), then the best pass; page prints the best.
  * sweep prints GB/s against size, one column per variant.
  */
 #include "mem_applet.h"
@@ -62,6 +64,12 @@ static double best(const struct bb_series *s)
 	return s ? bb_kv_getnum(&s->values, "best", NAN) : NAN;
 }
 
+/* A series' value under key ("best" or "avg"); NaN if there is none. */
+static double value_of(const struct bb_series *s, const char *key)
+{
+	return s ? bb_kv_getnum(&s->values, key, NAN) : NAN;
+}
+
 static void fmt_count(char *buf, double v)
 {
 	if (isnan(v))
@@ -91,6 +99,7 @@ static void fmt_improvement(char *buf, double base, double v)
  */
 
 struct table {
+	const char *key;   /* the value shown: "best" or "avg" */
 	char rows[MAX_ROWS][CELL];
 	int nrows;
 	struct names cols;
@@ -99,7 +108,7 @@ struct table {
 
 static double cell_value(const struct bb_result *r, const struct table *t, int i, int j)
 {
-	return best(bb_result_find(r, t->rows[i], t->cols.v[j]));
+	return value_of(bb_result_find(r, t->rows[i], t->cols.v[j]), t->key);
 }
 
 static int max_int(int a, int b)
@@ -174,10 +183,12 @@ static int has_gaps(const struct bb_result *r, const struct table *t)
 	return 0;
 }
 
-static void render_table(FILE *f, const struct bb_result *r)
+/* One table of the value under key; 1 if a variant lacks a row. */
+static int render_table(FILE *f, const struct bb_result *r, const char *key)
 {
 	struct table t;
 
+	t.key = key;
 	t.nrows = row_names(r, t.rows, MAX_ROWS);
 	split_param(r, "variants", &t.cols);
 	table_widths(r, &t);
@@ -186,11 +197,26 @@ static void render_table(FILE *f, const struct bb_result *r)
 		table_row(f, r, &t, i);
 	if (t.cols.n > 2)
 		improvement_block(f, r, &t);
-	if (has_gaps(r, &t))
+	return has_gaps(r, &t);
+}
+
+/* tot: the report's table (the average of the passes), then the best. */
+static void render_tables(FILE *f, const struct bb_result *r, int tot)
+{
+	double passes = bb_kv_getnum(&r->params, "repeat", 0);
+	int gaps;
+
+	if (tot) {
+		fprintf(f, "tot, the average of %.0f passes (as the report printed it):\n", passes);
+		render_table(f, r, "avg");
+		fprintf(f, "tot, the best of the %.0f passes:\n", passes);
+	}
+	gaps = render_table(f, r, "best");
+	if (gaps)
 		fprintf(f, "n/a: the variant has no code for that operation.\n");
 }
 
-static void render_counter_note(FILE *f, const struct bb_result *r)
+static void render_counter_note(FILE *f, const struct bb_result *r, const char *taken)
 {
 	int core = (int)bb_kv_getnum(&r->params, "counter_core_cycles", 0);
 	const char *base = param_str(r, "baseline");
@@ -198,8 +224,8 @@ static void render_counter_note(FILE *f, const struct bb_result *r)
 	fprintf(f, "counts: %s %s at %.3g GHz (%s);\n", param_str(r, "counter"),
 		param_str(r, "counter_unit"), bb_kv_getnum(&r->params, "counter_hz", 0) * 1e-9,
 		core ? "core cycles" : "a constant-rate counter, not core cycles");
-	fprintf(f, "best of %.0f samples after a warm-up; improvement = (%s - variant) / %s.\n",
-		bb_kv_getnum(&r->params, "repeat", 0), base, base);
+	fprintf(f, "%s %.0f samples after a warm-up; improvement = (%s - variant) / %s.\n",
+		taken, bb_kv_getnum(&r->params, "repeat", 0), base, base);
 }
 
 /* Where the counter is not core cycles: bytes per counter tick and per
@@ -244,9 +270,10 @@ static void render_tot_notes(FILE *f, const struct bb_result *r)
 {
 	fprintf(f, "tot_<op>: the total for one sweep of every length %d..%d, %d times;\n"
 		   "memset writes 0.  tot_copy_page, tot_clear_page: per 4 KiB page, the\n"
-		   "same page again and again.\n",
+		   "same page again and again.  A pass is one such sample; the tables give\n"
+		   "the average of the passes (the report's figure) and the best.\n",
 		MEM_TOT_MIN_LEN, MEM_TOT_MAX_LEN, MEM_TOT_ROUNDS);
-	render_counter_note(f, r);
+	render_counter_note(f, r, "average and best of");
 }
 
 static void render_page_notes(FILE *f, const struct bb_result *r)
@@ -258,7 +285,7 @@ static void render_page_notes(FILE *f, const struct bb_result *r)
 		   "of a %.0f MiB arena in random order (sysfs claims a %.1f MiB last-level\n"
 		   "cache); cold+use: each page is then read (a word sum), as its user would.\n",
 		arena, llc);
-	render_counter_note(f, r);
+	render_counter_note(f, r, "best of");
 }
 
 /* ---- sweep ---- */
@@ -396,7 +423,7 @@ void mem_render(FILE *f, const struct bb_result *r)
 	if (strcmp(mode, "sweep") == 0) {
 		render_sweep(f, r);
 	} else {
-		render_table(f, r);
+		render_tables(f, r, strcmp(mode, "tot") == 0);
 		if (strcmp(mode, "page") == 0)
 			render_page_notes(f, r);
 		else

@@ -32,8 +32,16 @@
 #define CSUM_ADC(X) \
 	X(csum_adc32, "adc32", "inline asm adcl loop, one carry chain (i686)", csum_always)
 #endif
+/* The Geode report's two i386 shapes (csum_i386.c): 32-bit code, listed as
+ * unsupported on x86-64 builds. */
+#define CSUM_I386(X)                                                                      \
+	X(csum_i386_generic, "i386-generic", "Linux i386 generic shape: movl+adcl pairs, "  \
+	  "32 bytes a loop (32-bit x86)", csum_i386_supported)                              \
+	X(csum_i386_ppro, "i386-ppro", "Linux i386 PPro shape: computed jump into 32 "     \
+	  "memory-operand adcl, 128 bytes a loop (32-bit x86)", csum_i386_supported)
 #define CSUM_ARCH(X)                                                                      \
 	CSUM_ADC(X)                                                                        \
+	CSUM_I386(X)                                                                       \
 	X(csum_sse2, "sse2", "SSE2 pmaddwd of biased words, 3 ops per vector", csum_sse2_supported) \
 	X(csum_avx2, "avx2", "AVX2 pmaddwd of biased words, 3 ops per vector", csum_avx2_supported) \
 	X(csum_avx2q, "avx2-q", "AVX2 64-bit lane adds, high halves apart: no multiply, " \

@@ -223,6 +223,28 @@ static void check_page(const struct mem_variant *v, const struct check_bufs *b,
 	res->checks++;
 }
 
+/* ---- the x87 stack after a call ---- */
+
+#if defined(__i386__) || defined(__x86_64__)
+/* 1 if the x87 register stack is empty, as the ABI wants it between calls.
+ * An MMX kernel that ends without emms (or femms) leaves its registers
+ * tagged valid, and the x87 code after it (the timing's doubles on a
+ * 32-bit build) would overflow the stack.  fnstenv also masks the x87
+ * exceptions, so fldenv puts the environment back at once. */
+static int x87_stack_empty(void)
+{
+	unsigned char env[28];   /* fcw, fsw, ftw, ... 4 bytes each */
+
+	__asm__ __volatile__("fnstenv %0\n\tfldenv %0" : "=m"(env) : : "memory");
+	return env[8] == 0xff && env[9] == 0xff;   /* every tag "empty" */
+}
+#else
+static int x87_stack_empty(void)
+{
+	return 1;
+}
+#endif
+
 /* ---- the schedule ---- */
 
 /* The current case, kept where it outlives a fault that cuts the run short. */
@@ -242,6 +264,8 @@ static void run_case(const struct mem_variant *v, const struct check_bufs *b,
 		break;
 	default: check_page(v, b, k, res); break;
 	}
+	if (!x87_stack_empty())
+		fail(res, k, "left the MMX/x87 registers in use (no emms or femms)");
 }
 
 /* Size n's cases: a scrambled (src, dst) alignment pair (1021 is odd, so

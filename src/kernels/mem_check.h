@@ -6,7 +6,9 @@
  * through a scrambled schedule, and every destination alignment for sizes
  * up to 256), with buffers that end at a PROT_NONE guard page (an over-read
  * or over-write faults, and the fault is reported, not fatal) and guard
- * bytes before and after the destination that must stay untouched.
+ * bytes before and after the destination that must stay untouched.  On
+ * x86 the x87 register stack must be empty after every call (an MMX kernel
+ * must end with emms or femms).
  */
 #ifndef BB_KERNELS_MEM_CHECK_H
 #define BB_KERNELS_MEM_CHECK_H

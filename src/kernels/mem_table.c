@@ -37,12 +37,24 @@
 #define MEM_X86(X)
 #endif
 
+/* The Geode report's "w/ 3DNOW" column (mem_i686.c): 32-bit code, listed
+ * as unsupported on x86-64 builds. */
+#if defined(__x86_64__) || defined(__i386__)
+#define MEM_3DNOW(X)                                                                  \
+	X(mem_mmx3dnow, "3dnow", "the i386 kernel's 3DNow! memcpy: movsl below 512 B, "   \
+	  "else MMX 64-byte blocks + prefetch; Geode copy/clear_page (32-bit x86)",       \
+	  1, 0, 1, 1, 0)
+#endif
+
 #if defined(__i386__)
 #define MEM_I686(X)                                                                       \
 	X(mem_mmx, "mmx", "MMX movq, 64 bytes a step, 3DNow! prefetch (kernel mmx_32.c era)", \
 	  1, 0, 1, 1, 0)                                                                  \
 	X(mem_mmxnt, "mmx-nt", "MMX movntq page clear/copy + sfence (Athlon/Geode style)", \
-	  0, 0, 1, 1, 0)
+	  0, 0, 1, 1, 0)                                                                  \
+	MEM_3DNOW(X)
+#elif defined(__x86_64__)
+#define MEM_I686(X) MEM_3DNOW(X)
 #else
 #define MEM_I686(X)
 #endif

@@ -123,6 +123,33 @@ if [ -n "$unsup" ]; then
 	expect_exit 2 "--baseline $unsup (unsupported here) exits 2" -- $BB csum --baseline "$unsup"
 fi
 
+# ---- the Geode report's i386 shapes: 32-bit x86 code ----
+# An x86-64 build (adc64) lists them as unsupported, never leaves them out;
+# a 32-bit build (adc32) runs them and checks them like every variant.
+if grep -q "^  adc64 " "$TMPD/list"; then
+	for v in i386-generic i386-ppro; do
+		expect_grep "^  $v  *unsupported " "$TMPD/list" "x86-64 lists $v as unsupported"
+	done
+	expect_exit 0 "csum --variant i386-ppro,i386-generic,generic32 exits 0 on x86-64" -- \
+		$BB csum $FAST --sizes 64,1500 --variant i386-ppro,i386-generic,generic32
+	expect_grep "^unsupported on this CPU (not run): i386-ppro,i386-generic$" "$TMPD/out" \
+		"x86-64 says the i386 shapes were not run"
+	! grep -q "^Starting i386-" "$TMPD/out"
+	tap $? "no table for a variant that was not run"
+	expect_grep "^Starting generic32 test\.\.\.\.$" "$TMPD/out" "the runnable variant still runs"
+elif grep -q "^  adc32 " "$TMPD/list"; then
+	for v in i386-generic i386-ppro; do
+		expect_grep "^  $v  *supported " "$TMPD/list" "a 32-bit x86 build runs $v"
+	done
+	expect_exit 0 "csum --variant i386-generic,i386-ppro exits 0" -- \
+		$BB csum $FAST --variant i386-generic,i386-ppro
+	expect_grep "^every measured variant agrees with the reference checksum$" "$TMPD/out" \
+		"both i386 shapes agree with the reference"
+	for v in i386-generic i386-ppro; do
+		expect_grep "^Starting $v test\.\.\.\.$" "$TMPD/out" "a seed table for $v"
+	done
+fi
+
 # ---- --data against an independent RFC 1071 sum ----
 # od prints the bytes from the offset; awk pairs them from there, odd
 # bytes last as the high byte, and folds the carries back in.
@@ -198,3 +225,11 @@ expect_exit 0 "selftest --only csum passes" -- $BB selftest --only csum
 expect_grep "^csum ref16  *partial sum  *passed" "$TMPD/out" "selftest has a line for ref16"
 expect_grep "^csum ip-generic  *ip_fast_csum  *passed" "$TMPD/out" "selftest checks ip_fast_csum"
 expect_grep "^csum copy-c64  *csum-and-copy  *passed" "$TMPD/out" "selftest checks csum-and-copy"
+if grep -q "^  adc64 " "$TMPD/list"; then
+	expect_grep "^csum i386-ppro  *partial sum  *unsupported on this CPU, not checked$" "$TMPD/out" \
+		"selftest names i386-ppro as unsupported on x86-64"
+elif grep -q "^  adc32 " "$TMPD/list"; then
+	for v in i386-generic i386-ppro; do
+		expect_grep "^csum $v  *partial sum  *passed" "$TMPD/out" "selftest checks $v"
+	done
+fi

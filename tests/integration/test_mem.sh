@@ -51,6 +51,50 @@ expect_grep "^rounds: variants alternate round by round (ABAB\.\.\., the first r
 [ ! -s "$TMPD/err" ]
 tap $? "mem tot prints nothing on stderr"
 
+# ---- tot: the average of the passes (the report's figure), then the best ----
+expect_grep "^tot, the average of 2 passes (as the report printed it):$" "$TMPD/tot" \
+	"tot prints the report's table: the average of the passes (-n 2)"
+expect_grep "^tot, the best of the 2 passes:$" "$TMPD/tot" "tot prints the best pass's table too"
+avg_at=$(grep -n "^tot, the average of" "$TMPD/tot" | cut -d: -f1)
+best_at=$(grep -n "^tot, the best of" "$TMPD/tot" | cut -d: -f1)
+[ -n "$avg_at" ] && [ -n "$best_at" ] && [ "$avg_at" -lt "$best_at" ]
+tap $? "the average comes first, as the report printed it, the best after it"
+for row in tot_memcpy tot_copy_page; do
+	[ "$(grep -Ec "$(tot_row $row)" "$TMPD/tot")" -eq 2 ]
+	tap $? "$row has a row in each table"
+done
+expect_grep "average and best of 2 samples after a warm-up" "$TMPD/tot" \
+	"the note says the table shows the average and the best"
+
+# The default: 4 passes, as the report's "averaged over 4 test runs"; the
+# text's average row is the JSON's avg, the mean of the kept samples.
+expect_exit 0 "mem tot with the default passes exits 0" -- $BB mem tot --variant libc,words \
+	--op memcpy --json "$TMPD/avg.json"
+cp "$TMPD/out" "$TMPD/avg.txt"
+expect_grep "^tot, the average of 4 passes (as the report printed it):$" "$TMPD/avg.txt" \
+	"tot averages 4 passes by default"
+jq -e '.results[0].params.repeat == 4 and
+	([.results[0].series[] | .samples | length == 5] | all)' "$TMPD/avg.json" >/dev/null 2>&1
+tap $? "JSON: 4 passes kept after a warm-up, repeat 4"
+jq -e '[.results[0].series[] | (.samples[1:] | add / length) as $m
+	| (.values.avg - $m | fabs) <= 1e-9 * $m and .values.avg == .stats.mean
+	  and .values.best == (.samples[1:] | min) and .values.avg >= .values.best] | all' \
+	"$TMPD/avg.json" >/dev/null 2>&1
+tap $? "JSON: values.avg is the mean of the kept passes, values.best their minimum"
+# The two rows as mem_render.c formats them: %.0f from 100 up, else %.1f.
+fmt() {  # number -> as the table prints it
+	awk -v v="$1" 'BEGIN { printf(v >= 100 ? "%.0f" : "%.1f", v) }'
+}
+for key in avg best; do
+	a=$(fmt "$(jq '.results[0].series[0].values.'$key "$TMPD/avg.json")")
+	b=$(fmt "$(jq '.results[0].series[1].values.'$key "$TMPD/avg.json")")
+	grep -Eq "^tot_memcpy +$a +$b +$IMPROVEMENT\$" "$TMPD/avg.txt"
+	tap $? "the text's $key row holds the JSON's $key values ($a, $b)"
+done
+sed -n '/^tot, the average/,/^tot_memcpy/p' "$TMPD/avg.txt" | grep -Eq "^tot_memcpy +$(fmt \
+	"$(jq '.results[0].series[0].values.avg' "$TMPD/avg.json")") "
+tap $? "the first table is the average's"
+
 expect_exit 0 "mem with three variants exits 0" -- $BB mem --variant libc,bytes,words -n 1 \
 	--op memcpy
 expect_grep "^improvement against libc:$" "$TMPD/out" \
@@ -151,8 +195,39 @@ done
 awk 'NR > 1 && $2 != "supported" && $2 != "unsupported" { bad = 1 } END { exit bad || NR < 4 }' \
 	"$TMPD/out"
 tap $? "--list says supported or unsupported for every variant"
+cp "$TMPD/out" "$TMPD/list"
 expect_exit 0 "selftest --only mem passes" -- $BB selftest --only mem
-expect_grep "^mem words  *pass " "$TMPD/out" "selftest prints a pass line per variant"
+cp "$TMPD/out" "$TMPD/selftest"
+expect_grep "^mem words  *pass " "$TMPD/selftest" "selftest prints a pass line per variant"
+
+# ---- the Geode report's 3dnow row: 32-bit x86 code ----
+# An x86-64 build (its row is movsq; i386's is movsl) lists it with its
+# operations as unsupported, never leaves it out; a 32-bit build runs it
+# where CPUID allows and checks it like every variant.
+if grep -q "^  movsq " "$TMPD/list"; then
+	expect_grep "^  3dnow  *unsupported  *memcpy,copy_page,clear_page " "$TMPD/list" \
+		"x86-64 lists 3dnow (memcpy, copy_page, clear_page) as unsupported"
+	expect_grep "^mem 3dnow  *unsupported on this CPU, not checked$" "$TMPD/selftest" \
+		"selftest names 3dnow as unsupported, not checked"
+	expect_exit 0 "mem tot --variant movsq,3dnow exits 0 on x86-64" -- \
+		$BB mem tot --variant movsq,3dnow -n 1 --op memcpy
+	expect_grep "^unsupported on this CPU (not run): 3dnow$" "$TMPD/out" \
+		"mem tot says 3dnow was not run"
+	expect_grep "^ *movsq$" "$TMPD/out" "movsq alone makes the table"
+	expect_exit 2 "--baseline 3dnow exits 2 on x86-64" -- $BB mem --baseline 3dnow
+elif grep -q "^  movsl " "$TMPD/list"; then
+	expect_grep "^  3dnow  *\(un\)\{0,1\}supported  *memcpy,copy_page,clear_page " "$TMPD/list" \
+		"a 32-bit x86 build lists 3dnow"
+	if grep -q "^  3dnow  *supported " "$TMPD/list"; then
+		expect_grep "^mem 3dnow  *pass  *memcpy copy_page clear_page " "$TMPD/selftest" \
+			"selftest checks 3dnow's three operations"
+		expect_exit 0 "mem tot --variant movsl,3dnow exits 0" -- \
+			$BB mem tot --variant movsl,3dnow -n 1
+		expect_grep "^  *movsl  *3dnow  improvement$" "$TMPD/out" \
+			"the report's No 3DNOW / w/ 3DNOW columns: movsl, 3dnow"
+		expect_grep "^validation: every result checked" "$TMPD/out" "3dnow's results validate"
+	fi
+fi
 
 # ---- bad input: one line, exit 2 ----
 bad() {  # description, arguments...

@@ -93,6 +93,27 @@ static void test_registry(void **state)
 			assert_string_not_equal(names[i], names[j]);
 }
 
+/* The Geode report's i386 shapes: rows of every x86 build, run by 32-bit
+ * ones (plain i386 code: every CPU), never by x86-64 ones. */
+static void test_i386_rows(void **state)
+{
+	static const char *const names[] = { "i386-generic", "i386-ppro" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const struct csum_variant *v = csum_variant_find(names[i]);
+#if defined(__i386__)
+		assert_non_null(v);
+		assert_true(v->supported());
+#elif defined(__x86_64__)
+		assert_non_null(v);
+		assert_false(v->supported());
+#else
+		assert_null(v);
+#endif
+	}
+}
+
 /* ---- every real variant passes ---- */
 
 static void test_sum_variants_pass(void **state)
@@ -327,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_rot8_is_a_swap),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_i386_rows),
 		cmocka_unit_test(test_sum_variants_pass),
 		cmocka_unit_test(test_ip_and_copy_variants_pass),
 		cmocka_unit_test(test_api_promises),

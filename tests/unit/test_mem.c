@@ -73,6 +73,29 @@ static void test_ref_sum(void **state)
 	free(buf);
 }
 
+/* The Geode report's 3dnow row: in every x86 build, with memcpy,
+ * copy_page and clear_page; 32-bit code, so never supported on x86-64; on
+ * i386 test_every_variant_passes checks it wherever CPUID allows. */
+static void test_3dnow_row(void **state)
+{
+	(void)state;
+#if defined(__x86_64__) || defined(__i386__)
+	const struct mem_variant *v = mem_variant_find("3dnow");
+
+	assert_non_null(v);
+	assert_true(mem_variant_has(v, MEM_MEMCPY));
+	assert_false(mem_variant_has(v, MEM_MEMSET));
+	assert_true(mem_variant_has(v, MEM_COPY_PAGE));
+	assert_true(mem_variant_has(v, MEM_CLEAR_PAGE));
+	assert_false(mem_variant_has(v, MEM_READ));
+#if defined(__x86_64__)
+	assert_false(v->supported());
+#endif
+#else
+	assert_null(mem_variant_find("3dnow"));
+#endif
+}
+
 /* ---- every supported variant passes the checker ---- */
 
 static void test_every_variant_passes(void **state)
@@ -256,6 +279,23 @@ static void test_source_write_caught(void **state)
 	expect_caught(&v, MEM_COPY_PAGE, "fault");
 }
 
+#if defined(__i386__) || defined(__x86_64__)
+/* An MMX copy that forgets emms: the x87 stack is left full. */
+__attribute__((target("mmx"))) static void clear_page_no_emms(void *dst)
+{
+	memset(dst, 0, MEM_PAGE);
+	__asm__ __volatile__("pxor %%mm0, %%mm0" : : : "mm0");
+}
+
+static void test_missing_emms_caught(void **state)
+{
+	static const struct mem_variant v = BROKEN("no-emms", clear_page, clear_page_no_emms);
+	(void)state;
+	expect_caught(&v, MEM_CLEAR_PAGE, "no emms or femms");
+	__asm__ __volatile__("emms");
+}
+#endif
+
 /* After the faults above, the normal variants still check clean. */
 static void test_checker_recovers(void **state)
 {
@@ -272,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_op_names),
 		cmocka_unit_test(test_ref_sum),
+		cmocka_unit_test(test_3dnow_row),
 		cmocka_unit_test(test_every_variant_passes),
 		cmocka_unit_test(test_dropped_byte_caught),
 		cmocka_unit_test(test_write_past_end_caught),
@@ -282,6 +323,9 @@ int main(void)
 		cmocka_unit_test(test_read_overflow_caught),
 		cmocka_unit_test(test_half_clear_caught),
 		cmocka_unit_test(test_source_write_caught),
+#if defined(__i386__) || defined(__x86_64__)
+		cmocka_unit_test(test_missing_emms_caught),
+#endif
 		cmocka_unit_test(test_checker_recovers),
 	};
 
