@@ -103,8 +103,71 @@ WARN += -Werror
 endif
 BB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(SANFLAGS) -Isrc -I$(BUILD)
 BB_LDFLAGS := -pthread $(SANFLAGS)
+
+# ---- hardening, as Debian's dpkg-buildflags has it ----
+# HARDEN lists what is added to every object but the measured kernels:
+#   ssp      -fstack-protector-strong
+#   fortify  -D_FORTIFY_SOURCE=2, when CFLAGS optimise (glibc needs an -O) and
+#            do not set _FORTIFY_SOURCE themselves (theirs is used then)
+#   pie      -fPIE and -pie; a static build links -static-pie where the C
+#            library has rcrt1.o (glibc on x86-64, i686, AArch64 here), else
+#            it stays a static non-PIE binary
+#   relro    -Wl,-z,relro,-z,now: full RELRO
+# The kernels in src/kernels/ get none of the compiler flags: they are the
+# code being measured, and are compiled exactly as before (CFLAGS plus
+# KERNEL_OPT) so that their numbers stay comparable with earlier builds and
+# with other tools' builds of the same loops; a stack canary or a checked
+# memcpy inside a timed loop would be measured too.  Only -fPIE reaches
+# them when the link is PIE (the link needs it; Debian's gcc uses it
+# anyway).  These flags come before CFLAGS and LDFLAGS, so a user's own
+# win (-fno-stack-protector, -U_FORTIFY_SOURCE, -fno-pie with -no-pie);
+# HARDEN= drops them all, HARDEN="ssp relro" keeps two.  What a binary has
+# is read from the binary itself: `boardbench --version`, "hardening:".
+# musl builds default to HARDEN=ssp: musl has no _FORTIFY_SOURCE and applies
+# no RELRO in a static binary (so those would only cost bytes), and a
+# static PIE costs the small binary more than it can spare (docs/TARGETS.md
+# has the measured costs).
+ifeq ($(LIBC),musl)
+HARDEN ?= ssp
+else
+HARDEN ?= ssp fortify pie relro
+endif
+ifneq ($(filter-out ssp fortify pie relro,$(HARDEN)),)
+$(error HARDEN=$(HARDEN): a list of ssp, fortify, pie and relro)
+endif
+HARDEN_CFLAGS :=
+HARDEN_LDFLAGS :=
+HARDEN_KERNEL_CFLAGS :=
+BB_STATIC_PIE :=
+ifneq ($(filter ssp,$(HARDEN)),)
+HARDEN_CFLAGS += -fstack-protector-strong
+endif
+ifneq ($(filter fortify,$(HARDEN)),)
+ifeq ($(filter -D_FORTIFY_SOURCE% -U_FORTIFY_SOURCE%,$(CFLAGS)),)
+ifneq ($(filter-out -O0,$(lastword $(filter -O%,$(CFLAGS)))),)
+HARDEN_CFLAGS += -D_FORTIFY_SOURCE=2
+endif
+endif
+endif
+ifneq ($(filter pie,$(HARDEN)),)
+ifeq ($(LIBC),musl)
+$(error HARDEN=pie: this musl build has no static PIE (docs/TARGETS.md); leave pie out)
+endif
+HARDEN_CFLAGS += -fPIE
+HARDEN_KERNEL_CFLAGS += -fPIE
 ifeq ($(STATIC),1)
-BB_LDFLAGS += -static
+BB_STATIC_PIE := $(if $(filter /%,$(shell $(CC) $(BB_TARGET_FLAGS) -print-file-name=rcrt1.o 2>/dev/null)),1)
+endif
+ifneq ($(BB_STATIC_PIE),1)
+HARDEN_LDFLAGS += -pie
+endif
+endif
+ifneq ($(filter relro,$(HARDEN)),)
+HARDEN_LDFLAGS += -Wl,-z,relro,-z,now
+endif
+
+ifeq ($(STATIC),1)
+BB_LDFLAGS += $(if $(BB_STATIC_PIE),-static-pie,-static)
 # A static glibc binary takes numeric addresses only (src/net/sock.c).
 BB_CFLAGS += -DBB_STATIC_LINK
 endif
@@ -180,20 +243,23 @@ $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
 all: $(BIN)
 
 $(BIN): $(APP_OBJ) $(LIB_OBJ)
-	$(CC) $(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BB_CFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
 
+# The measured kernels: no hardening flags (see HARDEN above).
 $(BUILD)/src/kernels/%.o: XCFLAGS = $(KERNEL_OPT)
+$(BUILD)/src/kernels/%.o: HARDEN_CFLAGS = $(HARDEN_KERNEL_CFLAGS)
 
 # Regenerated on every build, replaced only when it changes.
 define buildinfo
 #define BB_GIT_REV "$(GIT_REV)"
 #define BB_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_CFLAGS) $(CFLAGS))))"
-#define BB_KERNEL_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(KERNEL_OPT))))"
-#define BB_LDFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_LDFLAGS) $(LDFLAGS))))"
+#define BB_HARDEN_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(HARDEN_CFLAGS))))"
+#define BB_KERNEL_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(HARDEN_KERNEL_CFLAGS) $(KERNEL_OPT))))"
+#define BB_LDFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS))))"
 endef
 export buildinfo
 $(BUILD)/buildinfo.h: FORCE
@@ -212,8 +278,9 @@ endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BB_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes \
-		$(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
+	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) \
+		-Wno-missing-prototypes $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $^ \
+		$(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 check: $(BIN) $(UNIT_BIN)
 	@BB=$(BIN) UNIT_BINS="$(UNIT_BIN)" sh tests/run.sh

@@ -3,6 +3,7 @@
  * stream`), as BusyBox does; plus --help, --list and --version. */
 #include "applets.h"
 #include "core/error.h"
+#include "core/hardening.h"
 #include "core/outfile.h"
 #include "core/version.h"
 
@@ -62,13 +63,19 @@ static void usage(FILE *f)
 		   "(| head) is not an error: no message, the status is what it would be.\n");
 }
 
+/* The hardening line is read from this binary (core/hardening.h). */
 static void version(void)
 {
+	char hardening[128];
+
+	bb_hardening(hardening, sizeof hardening);
 	printf("boardbench %s (git %s)\n", BB_VERSION, BB_GIT_REV);
 	printf("compiler: %s\n", BB_COMPILER);
 	printf("cflags: %s\n", BB_CFLAGS_STR);
+	printf("hardening cflags (all but src/kernels, added): %s\n", BB_HARDEN_CFLAGS_STR);
 	printf("kernel cflags (src/kernels, added): %s\n", BB_KERNEL_CFLAGS_STR);
 	printf("ldflags: %s\n", BB_LDFLAGS_STR);
+	printf("hardening: %s\n", hardening);
 }
 
 static const char *base_name(const char *path)
