@@ -190,7 +190,24 @@ GIT_REV := unknown
 endif
 RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
-APPLETS := stream lat csum mem ttcp
+# APPLETS (empty: every one) keeps only the applets listed, as BusyBox's
+# applet selection does: the others leave the applet table and the linker
+# drops their code (--gc-sections, as the musl build links).  A name of a
+# set stands for its applets: "board" is what a small board needs to run
+# the seed reports' measurements (docs/TARGETS.md, "Size goals"); compare
+# and report run on the PC.
+BB_ALL_APPLETS := run stream lat csum mem ttcp rr selftest facts compare report
+BB_APPLET_SET_board := stream csum mem ttcp selftest
+APPLETS ?=
+BB_APPLETS := $(sort $(foreach a,$(APPLETS),$(or $(BB_APPLET_SET_$(a)),$(a))))
+ifneq ($(filter-out $(BB_ALL_APPLETS),$(BB_APPLETS)),)
+$(error APPLETS=$(APPLETS): not applets: $(filter-out $(BB_ALL_APPLETS),$(BB_APPLETS)) (applets: $(BB_ALL_APPLETS); sets: board))
+endif
+ifneq ($(BB_APPLETS),)
+BB_CFLAGS += $(patsubst %,-DBB_NO_APPLET_%,$(filter-out $(BB_APPLETS),$(BB_ALL_APPLETS)))
+endif
+# The classic tools' names that install-links makes (those built).
+LINK_APPLETS := $(if $(BB_APPLETS),$(filter $(BB_APPLETS),stream lat csum mem ttcp),stream lat csum mem ttcp)
 
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
@@ -348,7 +365,7 @@ install-completion:
 	$(INSTALL) -m 0644 $(BASHCOMP) $(DESTDIR)$(BASHCOMPDIR)/boardbench
 
 install-links: install-bin
-	for a in $(APPLETS); do ln -sfn boardbench $(DESTDIR)$(BINDIR)/$$a; done
+	for a in $(LINK_APPLETS); do ln -sfn boardbench $(DESTDIR)$(BINDIR)/$$a; done
 
 install-strip: install
 	$(STRIP) $(DESTDIR)$(BINDIR)/boardbench
@@ -357,7 +374,7 @@ install-strip: install
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/boardbench $(DESTDIR)$(BASHCOMPDIR)/boardbench
 	rm -f $(patsubst docs/%,$(DESTDIR)$(MANDIR)/man1/%,$(MANPAGES))
-	for a in $(APPLETS); do l=$(DESTDIR)$(BINDIR)/$$a; \
+	for a in $(LINK_APPLETS); do l=$(DESTDIR)$(BINDIR)/$$a; \
 		if [ -L $$l ] && [ "$$(readlink $$l)" = boardbench ]; then rm -f $$l; fi; done
 
 # A release tarball of HEAD with a VERSION file naming its revision.
