@@ -14,9 +14,16 @@
 #   make install-links        also stream, lat, ... as symlinks to boardbench
 #   make install-strip | uninstall | dist (boardbench-VERSION.tar.gz in BUILD)
 #
+#   make LIBC=musl TARGET=armhf APPLETS=board   only some applets (the
+#                             set "board": stream csum mem ttcp selftest)
+#   make HARDEN="ssp relro"   only some of the hardening (default: ssp fortify
+#                             pie relro; musl: ssp); HARDEN= for none
+#
 # Honours CC, CROSS_COMPILE, CFLAGS, LDFLAGS, PREFIX, DESTDIR and STATIC=1 as
 # U-Boot, the kernel and BusyBox do.  KERNEL_OPT is added for the measured
-# kernels in src/kernels/ (default -O3, as STREAM is usually built).
+# kernels in src/kernels/ (default -O3, as STREAM is usually built); the
+# hardening flags are added for everything else, before CFLAGS and LDFLAGS
+# (which therefore win).
 
 # ---- TARGET and LIBC: Debian's cross compilers, glibc or musl ----
 # TARGET names a board class: its compiler triple and CPU flags (i586 is
