@@ -1,8 +1,8 @@
 /* hardening.c - the hardening this binary was built with (hardening.h),
  * from the macros the compiler defined for this file (which is compiled
- * with the flags of everything but the kernels) and from the program
- * headers of the running binary, found through __ehdr_start (the ELF
- * header, which GNU ld, gold and lld define in every executable). */
+ * with the flags of everything but the kernels), the ELF header's type
+ * (__ehdr_start, which GNU ld, gold and lld define in every executable)
+ * and the running binary's program headers (the kernel's AT_PHDR). */
 #include "core/hardening.h"
 
 #include <elf.h>
@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 extern const ElfW(Ehdr) __ehdr_start;
 
@@ -62,18 +63,24 @@ static int binds_now(const ElfW(Dyn) *d)
 	return 0;
 }
 
+/* The program headers as the kernel mapped them (AT_PHDR), and where the
+ * binary was loaded: from PT_PHDR, else from the segment that holds the
+ * ELF header. */
 static void read_elf(struct elf_facts *e)
 {
-	const ElfW(Ehdr) *eh = &__ehdr_start;
-	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(const void *)((const char *)eh + eh->e_phoff);
-	const ElfW(Phdr) *dyn = NULL;
-	uintptr_t bias = 0;
+	uintptr_t at = (uintptr_t)getauxval(AT_PHDR), bias = 0;
+	size_t n = (size_t)getauxval(AT_PHNUM);
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)at, *dyn = NULL;
 
 	memset(e, 0, sizeof *e);
-	e->pie = eh->e_type == ET_DYN;
-	for (int i = 0; i < eh->e_phnum; i++) {
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0)
-			bias = (uintptr_t)eh - (uintptr_t)ph[i].p_vaddr;
+	e->pie = __ehdr_start.e_type == ET_DYN;
+	if (!at)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (ph[i].p_type == PT_PHDR)
+			bias = at - (uintptr_t)ph[i].p_vaddr;
+		else if (ph[i].p_type == PT_LOAD && ph[i].p_offset == 0 && !bias)
+			bias = (uintptr_t)&__ehdr_start - (uintptr_t)ph[i].p_vaddr;
 		e->interp |= ph[i].p_type == PT_INTERP;
 		e->relro |= ph[i].p_type == PT_GNU_RELRO;
 		if (ph[i].p_type == PT_DYNAMIC)
