@@ -14,9 +14,16 @@
 #   make install-links        also stream, lat, ... as symlinks to boardbench
 #   make install-strip | uninstall | dist (boardbench-VERSION.tar.gz in BUILD)
 #
+#   make LIBC=musl TARGET=armhf APPLETS=board   only some applets (the
+#                             set "board": stream csum mem ttcp selftest)
+#   make HARDEN="ssp relro"   only some of the hardening (default: ssp fortify
+#                             pie relro; musl: ssp); HARDEN= for none
+#
 # Honours CC, CROSS_COMPILE, CFLAGS, LDFLAGS, PREFIX, DESTDIR and STATIC=1 as
 # U-Boot, the kernel and BusyBox do.  KERNEL_OPT is added for the measured
-# kernels in src/kernels/ (default -O3, as STREAM is usually built).
+# kernels in src/kernels/ (default -O3, as STREAM is usually built); the
+# hardening flags are added for everything else, before CFLAGS and LDFLAGS
+# (which therefore win).
 
 # ---- TARGET and LIBC: Debian's cross compilers, glibc or musl ----
 # TARGET names a board class: its compiler triple and CPU flags (i586 is
@@ -103,8 +110,71 @@ WARN += -Werror
 endif
 BB_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(SANFLAGS) -Isrc -I$(BUILD)
 BB_LDFLAGS := -pthread $(SANFLAGS)
+
+# ---- hardening, as Debian's dpkg-buildflags has it ----
+# HARDEN lists what is added to every object but the measured kernels:
+#   ssp      -fstack-protector-strong
+#   fortify  -D_FORTIFY_SOURCE=2, when CFLAGS optimise (glibc needs an -O) and
+#            do not set _FORTIFY_SOURCE themselves (theirs is used then)
+#   pie      -fPIE and -pie; a static build links -static-pie where the C
+#            library has rcrt1.o (glibc on x86-64, i686, AArch64 here), else
+#            it stays a static non-PIE binary
+#   relro    -Wl,-z,relro,-z,now: full RELRO
+# The kernels in src/kernels/ get none of the compiler flags: they are the
+# code being measured, and are compiled exactly as before (CFLAGS plus
+# KERNEL_OPT) so that their numbers stay comparable with earlier builds and
+# with other tools' builds of the same loops; a stack canary or a checked
+# memcpy inside a timed loop would be measured too.  Only -fPIE reaches
+# them when the link is PIE (the link needs it; Debian's gcc uses it
+# anyway).  These flags come before CFLAGS and LDFLAGS, so a user's own
+# win (-fno-stack-protector, -U_FORTIFY_SOURCE, -fno-pie with -no-pie);
+# HARDEN= drops them all, HARDEN="ssp relro" keeps two.  What a binary has
+# is read from the binary itself: `boardbench --version`, "hardening:".
+# musl builds default to HARDEN=ssp: musl has no _FORTIFY_SOURCE and applies
+# no RELRO in a static binary (so those would only cost bytes), and a
+# static PIE costs the small binary more than it can spare (docs/TARGETS.md
+# has the measured costs).
+ifeq ($(LIBC),musl)
+HARDEN ?= ssp
+else
+HARDEN ?= ssp fortify pie relro
+endif
+ifneq ($(filter-out ssp fortify pie relro,$(HARDEN)),)
+$(error HARDEN=$(HARDEN): a list of ssp, fortify, pie and relro)
+endif
+HARDEN_CFLAGS :=
+HARDEN_LDFLAGS :=
+HARDEN_KERNEL_CFLAGS :=
+BB_STATIC_PIE :=
+ifneq ($(filter ssp,$(HARDEN)),)
+HARDEN_CFLAGS += -fstack-protector-strong
+endif
+ifneq ($(filter fortify,$(HARDEN)),)
+ifeq ($(filter -D_FORTIFY_SOURCE% -U_FORTIFY_SOURCE%,$(CFLAGS)),)
+ifneq ($(filter-out -O0,$(lastword $(filter -O%,$(CFLAGS)))),)
+HARDEN_CFLAGS += -D_FORTIFY_SOURCE=2
+endif
+endif
+endif
+ifneq ($(filter pie,$(HARDEN)),)
+ifeq ($(LIBC),musl)
+$(error HARDEN=pie: this musl build has no static PIE (docs/TARGETS.md); leave pie out)
+endif
+HARDEN_CFLAGS += -fPIE
+HARDEN_KERNEL_CFLAGS += -fPIE
 ifeq ($(STATIC),1)
-BB_LDFLAGS += -static
+BB_STATIC_PIE := $(if $(filter /%,$(shell $(CC) $(BB_TARGET_FLAGS) -print-file-name=rcrt1.o 2>/dev/null)),1)
+endif
+ifneq ($(BB_STATIC_PIE),1)
+HARDEN_LDFLAGS += -pie
+endif
+endif
+ifneq ($(filter relro,$(HARDEN)),)
+HARDEN_LDFLAGS += -Wl,-z,relro,-z,now
+endif
+
+ifeq ($(STATIC),1)
+BB_LDFLAGS += $(if $(BB_STATIC_PIE),-static-pie,-static)
 # A static glibc binary takes numeric addresses only (src/net/sock.c).
 BB_CFLAGS += -DBB_STATIC_LINK
 endif
@@ -127,7 +197,24 @@ GIT_REV := unknown
 endif
 RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
-APPLETS := stream lat csum mem ttcp
+# APPLETS (empty: every one) keeps only the applets listed, as BusyBox's
+# applet selection does: the others leave the applet table and the linker
+# drops their code (--gc-sections, as the musl build links).  A name of a
+# set stands for its applets: "board" is what a small board needs to run
+# the seed reports' measurements (docs/TARGETS.md, "Size goals"); compare
+# and report run on the PC.
+BB_ALL_APPLETS := run stream lat csum mem ttcp rr selftest facts compare report
+BB_APPLET_SET_board := stream csum mem ttcp selftest
+APPLETS ?=
+BB_APPLETS := $(sort $(foreach a,$(APPLETS),$(or $(BB_APPLET_SET_$(a)),$(a))))
+ifneq ($(filter-out $(BB_ALL_APPLETS),$(BB_APPLETS)),)
+$(error APPLETS=$(APPLETS): not applets: $(filter-out $(BB_ALL_APPLETS),$(BB_APPLETS)) (applets: $(BB_ALL_APPLETS); sets: board))
+endif
+ifneq ($(BB_APPLETS),)
+BB_CFLAGS += $(patsubst %,-DBB_NO_APPLET_%,$(filter-out $(BB_APPLETS),$(BB_ALL_APPLETS)))
+endif
+# The classic tools' names that install-links makes (those built).
+LINK_APPLETS := $(if $(BB_APPLETS),$(filter $(BB_APPLETS),stream lat csum mem ttcp),stream lat csum mem ttcp)
 
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
@@ -180,20 +267,23 @@ $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
 all: $(BIN)
 
 $(BIN): $(APP_OBJ) $(LIB_OBJ)
-	$(CC) $(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BB_CFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
 
+# The measured kernels: no hardening flags (see HARDEN above).
 $(BUILD)/src/kernels/%.o: XCFLAGS = $(KERNEL_OPT)
+$(BUILD)/src/kernels/%.o: HARDEN_CFLAGS = $(HARDEN_KERNEL_CFLAGS)
 
 # Regenerated on every build, replaced only when it changes.
 define buildinfo
 #define BB_GIT_REV "$(GIT_REV)"
 #define BB_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_CFLAGS) $(CFLAGS))))"
-#define BB_KERNEL_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(KERNEL_OPT))))"
-#define BB_LDFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_LDFLAGS) $(LDFLAGS))))"
+#define BB_HARDEN_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(HARDEN_CFLAGS))))"
+#define BB_KERNEL_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(HARDEN_KERNEL_CFLAGS) $(KERNEL_OPT))))"
+#define BB_LDFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS))))"
 endef
 export buildinfo
 $(BUILD)/buildinfo.h: FORCE
@@ -212,8 +302,9 @@ endif
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(BB_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes \
-		$(BB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
+	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) \
+		-Wno-missing-prototypes $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $^ \
+		$(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 check: $(BIN) $(UNIT_BIN)
 	@BB=$(BIN) UNIT_BINS="$(UNIT_BIN)" sh tests/run.sh
@@ -281,7 +372,7 @@ install-completion:
 	$(INSTALL) -m 0644 $(BASHCOMP) $(DESTDIR)$(BASHCOMPDIR)/boardbench
 
 install-links: install-bin
-	for a in $(APPLETS); do ln -sfn boardbench $(DESTDIR)$(BINDIR)/$$a; done
+	for a in $(LINK_APPLETS); do ln -sfn boardbench $(DESTDIR)$(BINDIR)/$$a; done
 
 install-strip: install
 	$(STRIP) $(DESTDIR)$(BINDIR)/boardbench
@@ -290,7 +381,7 @@ install-strip: install
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/boardbench $(DESTDIR)$(BASHCOMPDIR)/boardbench
 	rm -f $(patsubst docs/%,$(DESTDIR)$(MANDIR)/man1/%,$(MANPAGES))
-	for a in $(APPLETS); do l=$(DESTDIR)$(BINDIR)/$$a; \
+	for a in $(LINK_APPLETS); do l=$(DESTDIR)$(BINDIR)/$$a; \
 		if [ -L $$l ] && [ "$$(readlink $$l)" = boardbench ]; then rm -f $$l; fi; done
 
 # A release tarball of HEAD with a VERSION file naming its revision.

@@ -3,35 +3,60 @@
  * stream`), as BusyBox does; plus --help, --list and --version. */
 #include "applets.h"
 #include "core/error.h"
+#include "core/hardening.h"
 #include "core/outfile.h"
 #include "core/version.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* A build may leave applets out (make APPLETS=...: BB_NO_APPLET_name);
+ * the linker then drops their code (--gc-sections). */
 const struct bb_applet bb_applets[] = {
+#ifndef BB_NO_APPLET_run
 	{ "run", "run every applet's quick profile; write results/<host>-<labels>-<UTC>.json",
 	  run_main, NULL },
+#endif
+#ifndef BB_NO_APPLET_stream
 	{ "stream", "STREAM memory bandwidth: Copy, Scale, Add, Triad (MB = 10^6 bytes)",
 	  stream_main, stream_quick },
+#endif
+#ifndef BB_NO_APPLET_lat
 	{ "lat", "memory latency by dependent-load chase; cache levels vs sysfs (ns per load)",
 	  lat_main, lat_quick },
+#endif
+#ifndef BB_NO_APPLET_csum
 	{ "csum", "Internet checksum (RFC 1071) variants: the kernel's checksum Bytes/Time/Avg table",
 	  csum_main, csum_quick },
+#endif
+#ifndef BB_NO_APPLET_mem
 	{ "mem", "memcpy/memset/copy_page/clear_page variants: the kernel's tot_memcpy table",
 	  mem_main, mem_quick },
+#endif
+#ifndef BB_NO_APPLET_ttcp
 	{ "ttcp", "TCP/UDP throughput: classic ttcp lines, iperf2 interoperable (Mbit = 2^20 bits)",
 	  ttcp_main, ttcp_quick },
+#endif
+#ifndef BB_NO_APPLET_rr
 	{ "rr", "request/response latency: transactions/s, p50..p99.9 (netperf TCP_RR/UDP_RR)",
 	  rr_main, rr_quick },
+#endif
+#ifndef BB_NO_APPLET_selftest
 	{ "selftest", "check every supported kernel variant against a plain reference",
 	  selftest_main, NULL },
+#endif
+#ifndef BB_NO_APPLET_facts
 	{ "facts", "what tells this board apart: device tree, SoC revision, CPU, kernel config",
 	  facts_main, NULL },
+#endif
+#ifndef BB_NO_APPLET_compare
 	{ "compare", "is B faster than A? per metric: change, interval, Mann-Whitney p, verdict",
 	  compare_main, NULL },
+#endif
+#ifndef BB_NO_APPLET_report
 	{ "report", "one self-contained HTML report: inline SVG charts and run metadata",
 	  report_main, NULL },
+#endif
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -62,13 +87,19 @@ static void usage(FILE *f)
 		   "(| head) is not an error: no message, the status is what it would be.\n");
 }
 
+/* The hardening line is read from this binary (core/hardening.h). */
 static void version(void)
 {
+	char hardening[128];
+
+	bb_hardening(hardening, sizeof hardening);
 	printf("boardbench %s (git %s)\n", BB_VERSION, BB_GIT_REV);
 	printf("compiler: %s\n", BB_COMPILER);
 	printf("cflags: %s\n", BB_CFLAGS_STR);
+	printf("hardening cflags (all but src/kernels, added): %s\n", BB_HARDEN_CFLAGS_STR);
 	printf("kernel cflags (src/kernels, added): %s\n", BB_KERNEL_CFLAGS_STR);
 	printf("ldflags: %s\n", BB_LDFLAGS_STR);
+	printf("hardening: %s\n", hardening);
 }
 
 static const char *base_name(const char *path)

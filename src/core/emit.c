@@ -2,6 +2,7 @@
  * one in a file through outfile.c. */
 #include "emit.h"
 #include "error.h"
+#include "hardening.h"
 #include "json.h"
 #include "outfile.h"
 #include "stats.h"
@@ -38,6 +39,9 @@ static void json_kvlist(struct bb_json *j, const char *key, const struct bb_kvli
 
 static void json_tool(struct bb_json *j)
 {
+	char hardening[128];
+
+	bb_hardening(hardening, sizeof hardening);
 	bb_json_key(j, "tool");
 	bb_json_obj_begin(j);
 	bb_json_kstr(j, "name", "boardbench");
@@ -46,7 +50,9 @@ static void json_tool(struct bb_json *j)
 	bb_json_kstr(j, "compiler", BB_COMPILER);
 	bb_json_kstr(j, "cflags", BB_CFLAGS_STR);
 	bb_json_kstr(j, "kernel_cflags", BB_KERNEL_CFLAGS_STR);
+	bb_json_kstr(j, "hardening_cflags", BB_HARDEN_CFLAGS_STR);
 	bb_json_kstr(j, "ldflags", BB_LDFLAGS_STR);
+	bb_json_kstr(j, "hardening", hardening);
 	bb_json_obj_end(j);
 }
 

@@ -158,14 +158,26 @@ static void libc_version(char *out, size_t len)
 	snprintf(out, len, "unknown");
 }
 
+/* snprintf, not strftime: strftime brings the C library's time-zone code
+ * into a static binary (4 KB of musl's) for a UTC stamp. */
+void bb_utc_stamp(char *buf, size_t len, time_t t, int compact)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	snprintf(buf, len, compact ? "%04d%02d%02dT%02d%02d%02dZ" : "%04d-%02d-%02dT%02d:%02d:%02dZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
 static void timestamps(struct bb_sysinfo *si)
 {
 	time_t now = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(si->utc, sizeof si->utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	strftime(si->utc_compact, sizeof si->utc_compact, "%Y%m%dT%H%M%SZ", &tm);
+	bb_utc_stamp(si->utc, sizeof si->utc, now, 0);
+	bb_utc_stamp(si->utc_compact, sizeof si->utc_compact, now, 1);
 }
 
 /* "release version": the facts' (read through the root), else uname's

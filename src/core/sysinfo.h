@@ -6,7 +6,9 @@
 #ifndef BB_SYSINFO_H
 #define BB_SYSINFO_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "core/kv.h"
 
@@ -47,6 +49,9 @@ struct bb_sysinfo {
 
 /* Fills si (which holds nothing yet: its facts list is overwritten). */
 void bb_sysinfo_collect(struct bb_sysinfo *si);
+
+/* t in UTC as "2026-11-29T21:30:00Z", or compact "20261129T213000Z". */
+void bb_utc_stamp(char *buf, size_t len, time_t t, int compact);
 
 /* Largest cache sysfs reports, in bytes (0 if none). */
 uint64_t bb_sysinfo_largest_cache(const struct bb_sysinfo *si);

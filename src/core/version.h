@@ -3,7 +3,7 @@
 #ifndef BB_VERSION_H
 #define BB_VERSION_H
 
-#include "buildinfo.h"   /* BB_GIT_REV, BB_CFLAGS_STR, BB_LDFLAGS_STR */
+#include "buildinfo.h"   /* BB_GIT_REV, BB_CFLAGS_STR, BB_HARDEN_CFLAGS_STR, BB_LDFLAGS_STR */
 
 #define BB_VERSION "0.1.0"
 

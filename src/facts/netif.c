@@ -1,5 +1,6 @@
 /* netif.c - the facts of the interface a test's socket uses (netif.h):
- * found from the socket's local address (getsockname, getifaddrs); then
+ * found from the socket's local address (getsockname; then SIOCGIFCONF
+ * for IPv4 and /proc/net/if_inet6 for IPv6: no netlink); then
  * MTU, queue length, link speed and duplex and the driver's name from
  * sysfs (/sys/class/net/IF, through root.h), and the driver's version,
  * firmware, bus and offloads from the ethtool ioctl (legacy get commands,
@@ -8,19 +9,23 @@
 #include "facts/netif.h"
 #include "facts/root.h"
 
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <sys/ioctl.h>
+
 #ifdef __linux__
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
-#include <sys/ioctl.h>
 #endif
+
+/* SIOCGIFCONF is asked for at most this many IPv4 addresses. */
+#define BB_NETIF_MAX_IFCONF 4096
 
 /* ---- which interface ---- */
 
@@ -40,21 +45,6 @@ static void unmap_v4(struct sockaddr_storage *ss)
 	memcpy(&s4.sin_addr, &s6.sin6_addr.s6_addr[12], 4);
 	memset(ss, 0, sizeof *ss);
 	memcpy(ss, &s4, sizeof s4);
-}
-
-static int same_address(const struct sockaddr_storage *a, const struct sockaddr *b)
-{
-	if (!b || a->ss_family != b->sa_family)
-		return 0;
-	if (a->ss_family == AF_INET)
-		return !memcmp(&((const struct sockaddr_in *)(const void *)a)->sin_addr,
-			       &((const struct sockaddr_in *)(const void *)b)->sin_addr,
-			       sizeof(struct in_addr));
-	if (a->ss_family == AF_INET6)
-		return !memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
-			       &((const struct sockaddr_in6 *)(const void *)b)->sin6_addr,
-			       sizeof(struct in6_addr));
-	return 0;
 }
 
 static int is_wildcard(const struct sockaddr_storage *ss)
@@ -86,20 +76,168 @@ static int local_address(int fd, struct sockaddr_storage *ss)
 	return is_wildcard(ss) ? -1 : 0;
 }
 
-static int name_of_address(const struct sockaddr_storage *ss, char *name, size_t len)
+/* An IPv4 alias's label ("eth0:1") is its device's name up to the colon:
+ * Linux interface names never hold one.  0, or -1 when it does not fit. */
+static int put_name(const char *ifname, size_t n, char *name, size_t len)
 {
-	struct ifaddrs *all = NULL;
+	const char *colon = memchr(ifname, ':', n);
+
+	if (colon)
+		n = (size_t)(colon - ifname);
+	if (n == 0 || n >= len)
+		return -1;
+	memcpy(name, ifname, n);
+	name[n] = '\0';
+	return 0;
+}
+
+/* The interface in an SIOCGIFCONF answer that holds IPv4 address a. */
+static int ipv4_match(const struct ifconf *ifc, const struct in_addr *a, char *name, size_t len)
+{
+	size_t n = (size_t)ifc->ifc_len / sizeof(struct ifreq);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ifreq *r = &ifc->ifc_req[i];
+		struct sockaddr_in s4;
+
+		if (r->ifr_addr.sa_family != AF_INET)
+			continue;
+		memcpy(&s4, &r->ifr_addr, sizeof s4);
+		if (s4.sin_addr.s_addr == a->s_addr)
+			return put_name(r->ifr_name, strnlen(r->ifr_name, sizeof r->ifr_name), name, len);
+	}
+	return -1;
+}
+
+/* IPv4: the kernel's list of interfaces with an IPv4 address (SIOCGIFCONF,
+ * no netlink: musl's getifaddrs hangs under qemu-user for big-endian
+ * guests), asked again with a larger buffer while the answer fills it. */
+static int ipv4_owner(const struct in_addr *a, char *name, size_t len)
+{
+	struct ifreq *req = NULL;
+	struct ifconf ifc;
+	int sock, rc = -1;
+
+	if (bb_root_is_fixture() || (sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return -1;
+	for (size_t n = 16; n <= BB_NETIF_MAX_IFCONF; n *= 2) {
+		size_t bytes = n * sizeof *req;
+
+		free(req);
+		if (!(req = calloc(n, sizeof *req)))
+			break;
+		ifc.ifc_len = (int)bytes;
+		ifc.ifc_req = req;
+		if (ioctl(sock, SIOCGIFCONF, &ifc) != 0 || ifc.ifc_len < 0 || (size_t)ifc.ifc_len > bytes)
+			break;
+		if ((size_t)ifc.ifc_len < bytes) {
+			rc = ipv4_match(&ifc, a, name, len);
+			break;
+		}
+	}
+	free(req);
+	close(sock);
+	return rc;
+}
+
+static int hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Blanks, then a hex number of 1 to 8 digits into *v, then a blank: the
+ * text from that blank on, or NULL. */
+static const char *hex_field(const char *p, unsigned long *v)
+{
+	int digits = 0, d;
+
+	if (*p != ' ' && *p != '\t')
+		return NULL;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (*v = 0; (d = hex_digit((unsigned char)*p)) >= 0; p++) {
+		if (++digits > 8)
+			return NULL;
+		*v = *v << 4 | (unsigned long)d;
+	}
+	return digits && (*p == ' ' || *p == '\t') ? p : NULL;
+}
+
+int bb_netif_inet6_line(const char *line, struct in6_addr *addr, unsigned *ifindex,
+			char *name, size_t len)
+{
+	const char *p = line, *end;
+	unsigned long field[4];
+
+	if (len)
+		name[0] = '\0';
+	for (int i = 0; i < 16; i++, p += 2) {
+		int hi = hex_digit((unsigned char)p[0]), lo = hi < 0 ? -1 : hex_digit((unsigned char)p[1]);
+
+		if (lo < 0)
+			return -1;
+		addr->s6_addr[i] = (unsigned char)(hi << 4 | lo);
+	}
+	for (int f = 0; f < 4; f++)      /* index, prefix length, scope, flags */
+		if (!(p = hex_field(p, &field[f])))
+			return -1;
+	*ifindex = (unsigned)field[0];
+	p += strspn(p, " \t");
+	end = p + strcspn(p, " \t\n");
+	if (end[strspn(end, " \t\n")] != '\0' || memchr(p, ':', (size_t)(end - p)) ||
+	    memchr(p, '/', (size_t)(end - p)))
+		return -1;
+	return put_name(p, (size_t)(end - p), name, len);
+}
+
+/* IPv6: /proc/net/if_inet6 (through the root, so fixtures answer too); a
+ * scoped address (link-local) must also be on the socket's interface. */
+static int ipv6_owner(const struct sockaddr_in6 *a, char *name, size_t len)
+{
+	FILE *f = bb_root_fopen("/proc/net/if_inet6");
+	char line[256], ifname[IF_NAMESIZE];
+	struct in6_addr addr;
+	unsigned index;
 	int rc = -1;
 
-	if (getifaddrs(&all) != 0)
+	if (!f)
 		return -1;
-	for (const struct ifaddrs *i = all; i && rc != 0; i = i->ifa_next)
-		if (i->ifa_name && same_address(ss, i->ifa_addr) && strlen(i->ifa_name) < len) {
-			snprintf(name, len, "%s", i->ifa_name);
+	while (rc != 0 && fgets(line, sizeof line, f))
+		if (bb_netif_inet6_line(line, &addr, &index, ifname, sizeof ifname) == 0 &&
+		    !memcmp(&addr, &a->sin6_addr, sizeof addr) &&
+		    (a->sin6_scope_id == 0 || a->sin6_scope_id == index) &&
+		    strlen(ifname) < len) {
+			memcpy(name, ifname, strlen(ifname) + 1);
 			rc = 0;
 		}
-	freeifaddrs(all);
+	fclose(f);
 	return rc;
+}
+
+int bb_netif_of_address(const struct sockaddr *sa, char *name, size_t len)
+{
+	struct sockaddr_in s4;
+	struct sockaddr_in6 s6;
+
+	if (len)
+		name[0] = '\0';
+	if (!sa || len == 0)
+		return -1;
+	if (sa->sa_family == AF_INET) {
+		memcpy(&s4, sa, sizeof s4);
+		return ipv4_owner(&s4.sin_addr, name, len);
+	}
+	if (sa->sa_family == AF_INET6) {
+		memcpy(&s6, sa, sizeof s6);
+		return ipv6_owner(&s6, name, len);
+	}
+	return -1;
 }
 
 int bb_netif_of_socket(int fd, char *name, size_t len)
@@ -109,7 +247,7 @@ int bb_netif_of_socket(int fd, char *name, size_t len)
 	name[0] = '\0';
 	if (local_address(fd, &ss) != 0)
 		return -1;
-	return name_of_address(&ss, name, len);
+	return bb_netif_of_address((const struct sockaddr *)&ss, name, len);
 }
 
 /* ---- sysfs ---- */
@@ -326,7 +464,7 @@ int bb_netif_for_socket(int fd, struct bb_netif *n)
 		return -1;
 	pthread_mutex_lock(&cache_lock);
 	if (!cache_valid || memcmp(&ss, &cache_addr, sizeof ss) != 0) {
-		rc = name_of_address(&ss, name, sizeof name);
+		rc = bb_netif_of_address((const struct sockaddr *)&ss, name, sizeof name);
 		if (rc == 0) {
 			bb_netif_read(name, &cache_if);
 			cache_addr = ss;

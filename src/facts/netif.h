@@ -2,8 +2,8 @@
  * interface a connected socket uses (name, driver and firmware, link
  * speed and duplex, MTU, queue length, offloads), and single network
  * sysctls read by name (the sysctl that caps a socket buffer).  Files come
- * through root.h (sysfs, /proc/sys); ioctls (ethtool) and getifaddrs()
- * are skipped under a fixture root.  netsys.c writes the net.* sysctls of
+ * through root.h (sysfs, /proc/sys, /proc/net/if_inet6); ioctls (ethtool,
+ * SIOCGIFCONF) are skipped under a fixture root.  netsys.c writes the net.* sysctls of
  * a results file's `system` (facts.h); netif.c reads the interface. */
 #ifndef BB_FACTS_NETIF_H
 #define BB_FACTS_NETIF_H
@@ -11,7 +11,9 @@
 #include "core/kv.h"
 
 #include <net/if.h>
+#include <netinet/in.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 /* A sysctl by its dotted name ("net.core.rmem_max"): its value with blanks
  * squeezed to one space, 0; or -1 with buf "" when absent. */
@@ -34,6 +36,17 @@ struct bb_netif {
 /* The interface holding the local address of connected socket fd (lo for
  * 127.0.0.1); 0, or -1 (unbound, wildcard, no match, fixture root). */
 int bb_netif_of_socket(int fd, char *name, size_t len);
+
+/* The interface holding address sa (port and flow ignored; an IPv6 scope
+ * must match the interface's index): IPv4 from the SIOCGIFCONF ioctl (not
+ * under a fixture root; an alias "eth0:1" gives "eth0"), IPv6 from
+ * /proc/net/if_inet6.  No netlink.  0, or -1 with name "" (no match). */
+int bb_netif_of_address(const struct sockaddr *sa, char *name, size_t len);
+
+/* One line of /proc/net/if_inet6 ("fe80...0001 02 40 20 80  eth0"): the
+ * address, the interface's index and name; 0, or -1 when malformed. */
+int bb_netif_inet6_line(const char *line, struct in6_addr *addr, unsigned *ifindex,
+			char *name, size_t len);
 
 /* Everything known about interface name: sysfs first, ethtool for what
  * sysfs lacks (driver, firmware, offloads; speed when sysfs has none). */

@@ -2,7 +2,7 @@
 # tests/integration/test_install.sh - `make install DESTDIR=... PREFIX=/usr`
 # installs bin/boardbench (and no generic applet names), boardbench(1) and
 # the bash completion; `make install-links` adds one symlink per name in
-# the Makefile's APPLETS, and the installed names work; install-strip
+# the Makefile's LINK_APPLETS, and the installed names work; install-strip
 # strips; uninstall removes what install put there and no file it did not.
 # `make install` with other flags than the build's does not rebuild.  The
 # version comes from this tree only: a VERSION file, else git when this is
@@ -55,11 +55,11 @@ fi
 [ -f "$comp/boardbench" ]
 tap $? "share/bash-completion/completions/boardbench is installed"
 
-# APPLETS as the Makefile computes it.
-applets=$(printf 'bb-print-applets:\n\t@echo $(APPLETS)\n' |
+# The names install-links makes, as the Makefile computes them.
+applets=$(printf 'bb-print-applets:\n\t@echo $(LINK_APPLETS)\n' |
 	$MAKE --no-print-directory -s -f Makefile -f - "$@" bb-print-applets 2>/dev/null)
 [ -n "$applets" ]
-tap $? "the Makefile's APPLETS is not empty ($applets)"
+tap $? "the Makefile's LINK_APPLETS is not empty ($applets)"
 
 $MAKE --no-print-directory "$@" install-links DESTDIR="$STAGE" PREFIX=/usr >"$TMPD/make.log" 2>&1
 tap $? "make install-links succeeds"

@@ -11,6 +11,7 @@
 #include "ttcp_server.h"
 #include "core/error.h"
 #include "core/parse.h"
+#include "core/sysinfo.h"
 #include "core/timer.h"
 #include "net/units.h"
 
@@ -101,11 +102,8 @@ void srv_log(const char *who, const char *mode, uint64_t bytes, double seconds,
 	     const char *verdict)
 {
 	char stamp[32], rate[32];
-	time_t now = time(NULL);
-	struct tm tm;
 
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	bb_utc_stamp(stamp, sizeof stamp, time(NULL), 0);
 	if (seconds > 0)
 		snprintf(rate, sizeof rate, "%.2f", (double)bytes * 8 / seconds / 1e6);
 	else

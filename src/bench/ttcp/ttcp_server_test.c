@@ -6,6 +6,7 @@
  * printed and, with --json-dir, one results file is written whole. */
 #include "ttcp_server.h"
 #include "core/outfile.h"
+#include "core/sysinfo.h"
 #include "core/timer.h"
 #include "net/pattern.h"
 #include "net/sha256.h"
@@ -531,13 +532,10 @@ static void write_json(struct srv *v, struct srv_test *t)
 {
 	struct bb_cli cli = v->o->cli;
 	char path[4096], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
 
 	if (!v->o->json_dir)
 		return;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+	bb_utc_stamp(stamp, sizeof stamp, time(NULL), 1);
 	snprintf(path, sizeof path, "%s/ttcp-%s-%d.json", v->o->json_dir, stamp, t->id);
 	cli.json = path;
 	cli.csv = NULL;
