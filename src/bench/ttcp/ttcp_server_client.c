@@ -399,7 +399,7 @@ static int open_stream(struct client *c, int k, int i)
 	bb_ctl_set(&m, BB_CF_STREAM, (uint64_t)index);
 	if (srv_ctl_send(fd, &m, err, sizeof err) != 0 ||
 	    !(t = ttcp_stream_new(s, fd, k == 0 ? s->cfg.buflen : s->cfg.read_size))) {
-		snprintf(c->error, sizeof c->error, "data connection %d: %s", index,
+		snprintf(c->error, sizeof c->error, "data connection %d: %.200s", index,
 			 s->error[0] ? s->error : err);
 		close(fd);
 		return -1;
