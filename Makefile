@@ -201,7 +201,7 @@ RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/versi
 # applet selection does: the others leave the applet table and the linker
 # drops their code (--gc-sections, as the musl build links).  A name of a
 # set stands for its applets: "board" is what a small board needs to run
-# the seed reports' measurements (docs/TARGETS.md, "Size goals"); compare
+# the classic reports' measurements (docs/TARGETS.md, "Size goals"); compare
 # and report run on the PC.
 BB_ALL_APPLETS := run stream lat csum mem ttcp rr selftest facts compare report
 BB_APPLET_SET_board := stream csum mem ttcp selftest

@@ -3,7 +3,7 @@
  *   csum.c          options, variant selection, main and the quick profile
  *   csum_measure.c  timing (calls between two clock readings), validation
  *                   against the reference, the results model
- *   csum_render.c   the seed's text layout and the comparison, from the model
+ *   csum_render.c   the classic report's text layout and the comparison, from the model
  *   csum_data.c     --data FILE: a file's checksum with every variant
  */
 #ifndef BB_BENCH_CSUM_APPLET_H

@@ -313,7 +313,7 @@ static void measure_sums(struct bb_result *r, const struct bb_run *run,
 	free(g.cell);
 }
 
-/* improvement_pct = (t_baseline - t) / t_baseline, as the seed's column. */
+/* improvement_pct = (t_baseline - t) / t_baseline, as the classic report's column. */
 static void add_improvements(struct bb_result *r, const struct csum_opts *o,
 			     const struct csum_plan *p, const char *prefix)
 {

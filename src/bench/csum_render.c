@@ -1,5 +1,5 @@
 /* csum_render.c - the `csum` applet's text, rendered from the results
- * model after the timing: the seed's "Bytes Time Avg (usec/run)" table and
+ * model after the timing: the classic report's "Bytes Time Avg (usec/run)" table and
  * "Total time" per variant, the side-by-side comparison (ns per call,
  * bytes per core cycle or per counter tick, improvement over the
  * baseline), the ip_fast_csum and csum-and-copy tables, the latency table

@@ -1,7 +1,7 @@
 /* mem_measure.c - the measurements of the `mem` applet, each filling one
  * series per (row, variant) of the results model with every sample:
  *
- *   tot    the seed report's method: every length 2..4095, four times; a
+ *   tot    the classic report's method: every length 2..4095, four times; a
  *          sample is the counter (cycles or ticks) per such sweep, over as
  *          many sweeps as make the sample last >= 1 ms; page operations:
  *          counts per 4 KiB page, the same page again and again.

@@ -1,5 +1,5 @@
 /* mem_render.c - the `mem` applet's text, rendered from the results model
- * only.  tot and page print the seed report's comparison table, one column
+ * only.  tot and page print the classic report's comparison table, one column
  * per variant (the baseline first) and the improvement against it:
  *
  *                     libc   words  improvement
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LABEL_MIN 14   /* the seed's label column */
+#define LABEL_MIN 14   /* the classic report's label column */
 #define CELL 32
 #define MAX_ROWS 16
 
@@ -85,7 +85,7 @@ static void fmt_improvement(char *buf, double base, double v)
 		snprintf(buf, CELL, "  n/a");
 	else
 		snprintf(buf, CELL, "%5.1f%%", 100.0 * (base - v) / base);
-	if (buf[0] != ' ') {   /* wider than the seed's %5.1f: keep a space */
+	if (buf[0] != ' ') {   /* wider than the classic report's %5.1f: keep a space */
 		memmove(buf + 1, buf, strlen(buf) + 1);
 		buf[0] = ' ';
 	}
@@ -93,7 +93,7 @@ static void fmt_improvement(char *buf, double base, double v)
 
 /* ---- the comparison table (tot, page) ----
  *
- * Two variants: the seed's layout, an improvement column after the values.
+ * Two variants: the classic report's layout, an improvement column after the values.
  * More: the values, then a second block with the improvement of each
  * variant under its own column.
  */
@@ -152,7 +152,7 @@ static void table_row(FILE *f, const struct bb_result *r, const struct table *t,
 		fmt_count(cell, cell_value(r, t, i, j));
 		fprintf(f, " %*s", t->w[j], cell);
 	}
-	if (t->cols.n == 2) {   /* the seed's column, right after the values */
+	if (t->cols.n == 2) {   /* the classic report's column, right after the values */
 		fmt_improvement(cell, cell_value(r, t, i, 0), cell_value(r, t, i, 1));
 		fputs(cell, f);
 	}

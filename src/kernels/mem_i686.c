@@ -1,5 +1,5 @@
 /* mem_i686.c - MMX memory primitives for 32-bit x86 builds, the
- * Geode/Athlon class of the seed report:
+ * Geode/Athlon class of the classic report:
  *
  *   mmx     64 bytes a step through mm0-mm3 with movq, prefetching ahead
  *           with 3DNow! `prefetch` (the shape of the kernel's mmx_32.c)

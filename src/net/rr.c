@@ -1,6 +1,7 @@
 /* rr.c - the request/response protocol's control messages, their bounds,
  * pinning, and the server (see rr.h and docs/rr.md; the client is
  * rr_client.c, the UDP server's cookie and window rr_cookie.c). */
+#include "core/random.h"
 #include "rr.h"
 #include "core/stop.h"
 #include "core/timer.h"
@@ -519,8 +520,8 @@ static void udp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_
 static int udp_server_init(struct udp_server *u, char *err, size_t errlen)
 {
 	memset(u, 0, sizeof *u);
-	if (bb_rr_random(u->secret.key, sizeof u->secret.key) != 0 ||
-	    bb_rr_random(&u->key, sizeof u->key) != 0) {
+	if (bb_random(u->secret.key, sizeof u->secret.key) != 0 ||
+	    bb_random(&u->key, sizeof u->key) != 0) {
 		snprintf(err, errlen, "getrandom: %s", strerror(errno));
 		return -1;
 	}

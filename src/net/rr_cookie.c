@@ -7,23 +7,6 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
-#include <sys/random.h>
-
-int bb_rr_random(void *buf, size_t n)
-{
-	unsigned char *p = buf;
-
-	while (n > 0) {
-		ssize_t r = getrandom(p, n, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 /* The source as bytes the MAC covers: family, port, address (and the
  * IPv6 scope).  Returns the length (at most 32). */

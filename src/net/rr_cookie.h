@@ -29,9 +29,6 @@ struct bb_rr_secret {
 	unsigned char key[BB_RR_SECRET_BYTES];
 };
 
-/* Fills buf with n bytes from getrandom(); 0, or -1 with errno. */
-int bb_rr_random(void *buf, size_t n);
-
 /* The cookie for the source src at time now (seconds, CLOCK_MONOTONIC). */
 void bb_rr_cookie_make(const struct bb_rr_secret *s, const struct sockaddr *src, double now,
 		       unsigned char out[BB_RR_COOKIE_BYTES]);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/integration/test_csum.sh - the `csum` applet end to end: the seed's
+# tests/integration/test_csum.sh - the `csum` applet end to end: the classic report's
 # "Bytes Time Avg (usec/run)" tables and "Total time", the side-by-side
 # comparison (ns per call, bytes per cycle or tick, improvement over the
 # baseline), --latency, --list, --json, unsupported variants listed, and
@@ -14,16 +14,16 @@
 TAB=$(printf '\t')
 FAST="-N 200 -r 2"
 
-# ---- the seed's table, for every variant, then the comparison ----
+# ---- the classic report's table, for every variant, then the comparison ----
 expect_exit 0 "csum $FAST --variant generic32,unrolled32 exits 0" -- \
 	$BB csum $FAST --variant generic32,unrolled32
 cp "$TMPD/out" "$TMPD/text"
 for v in ref16 generic32 unrolled32; do
 	expect_grep "^Starting $v test\.\.\.\.$" "$TMPD/text" "a seed table for $v (the baseline is added)"
 done
-expect_grep "^Bytes${TAB}Time${TAB}Avg (usec/run)$" "$TMPD/text" "the seed's table header, tab separated"
-expect_grep "^----------------------------$" "$TMPD/text" "the seed's 28-dash rule"
-expect_grep "^Total time: [0-9][0-9]*$" "$TMPD/text" "the seed's Total time line"
+expect_grep "^Bytes${TAB}Time${TAB}Avg (usec/run)$" "$TMPD/text" "the classic report's table header, tab separated"
+expect_grep "^----------------------------$" "$TMPD/text" "the classic report's 28-dash rule"
+expect_grep "^Total time: [0-9][0-9]*$" "$TMPD/text" "the classic report's Total time line"
 rows=$(awk '/^Starting generic32/{on=1; next} on && /^Total time/{exit} on' "$TMPD/text" |
 	grep -c "^[0-9][0-9]*${TAB}[0-9][0-9]*${TAB}[0-9][0-9]*\.[0-9][0-9][0-9][0-9][0-9][0-9]$")
 [ "$rows" -eq 9 ]
@@ -31,7 +31,7 @@ tap $? "generic32's table has 9 rows of Bytes, Time, Avg with 6 decimals (got $r
 sizes=$(awk '/^Starting ref16/{on=1; next} on && /^Total time/{exit} on && /^[0-9]/{printf "%s,", $1}' \
 	"$TMPD/text")
 [ "$sizes" = "16,32,64,128,256,512,1024,2048,4096," ]
-tap $? "default sizes are the seed's 16..4096 (got $sizes)"
+tap $? "default sizes are the classic report's 16..4096 (got $sizes)"
 expect_grep "^Side by side: ns per call" "$TMPD/text" "the side-by-side table follows"
 expect_grep "^Bytes  *ref16  *generic32  *unrolled32$" "$TMPD/text" "the comparison has a column per variant"
 expect_grep "^Bytes per .*\(core cycle\|tick\|nanosecond\)" "$TMPD/text" \

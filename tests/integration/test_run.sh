@@ -57,7 +57,7 @@ jq -e --argjson n $((3 * (napplets + 1))) '[.results[] | select(.applet == "cali
 tap $? "one calib result with 3 samples before each of $napplets applets and after the last"
 expect_grep "^calib .* ns per dependent add" "$TMPD/stdout" "  ... and a summary line"
 
-# ttcp: the seed's one stream, then (more than one CPU) one stream per CPU.
+# ttcp: the classic report's one stream, then (more than one CPU) one stream per CPU.
 cpus=$(nproc)
 want_streams=1
 [ "$cpus" -gt 1 ] && want_streams="1 $([ "$cpus" -lt 16 ] && echo "$cpus" || echo 16)"

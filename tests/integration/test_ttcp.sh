@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/integration/test_ttcp.sh - the `ttcp` applet end to end over
-# loopback only (127.0.0.1): the seed's classic lines, the JSON model, the
+# loopback only (127.0.0.1): the classic report's classic lines, the JSON model, the
 # `ttcp` symlink, stdin -> network -> stdout, UDP with sentinels and
 # sequence headers, classic UDP sentinels sent by nc, iperf2 both ways
 # (when iperf is installed), nc as the receiver, and the faults: refused,
@@ -40,7 +40,7 @@ bytes_of() {  # FILE PREFIX: bytes of the classic "PREFIX: N bytes in" line
 	sed -n "s/^$2: \([0-9][0-9]*\) bytes in .*/\1/p" "$1" | head -1
 }
 
-# ---- the seed's lines, over loopback ----
+# ---- the classic report's lines, over loopback ----
 next_port
 rx seed $BB ttcp -r -s -p $PORT --accept-timeout 20
 wait_listen $PORT
@@ -58,7 +58,7 @@ expect_grep '^ttcp-t: [0-9]*\.[0-9]user [0-9]*\.[0-9]sys [0-9]*:[0-9][0-9]real [
 	"$TMPD/seed.tx" "the classic rusage line"
 expect_grep '^ttcp-t: socket$' "$TMPD/seed.txerr" "ttcp-t: socket on stderr"
 expect_grep '^ttcp-t: connect$' "$TMPD/seed.txerr" "ttcp-t: connect on stderr"
-# The classic lines come first, in the seed's order.
+# The classic lines come first, in the classic report's order.
 head -4 "$TMPD/seed.tx" | sed 's/[0-9][0-9.]*/N/g' >"$TMPD/seed.shape"
 cat >"$TMPD/seed.want" <<'EOF'
 ttcp-t: buflen=N, nbuf=N, align=N/N, port=N  tcp  -> N
@@ -67,7 +67,7 @@ ttcp-t: N I/O calls, msec/call = N, calls/sec = N
 ttcp-t: Nuser Nsys N:Nreal N% Ni+Nd Nmaxrss N+Npf N+Ncsw
 EOF
 cmp -s "$TMPD/seed.shape" "$TMPD/seed.want"
-tap $? "the first four lines have exactly the seed's layout"
+tap $? "the first four lines have exactly the classic report's layout"
 rx_wait
 [ "$RXRC" -eq 0 ]
 tap $? "the receiver exits 0"

@@ -410,7 +410,7 @@ static void test_window_bound(void **state)
 	(void)state;
 	/* 131071 bytes per 1 ms: 1.048568 Gbit/s */
 	assert_true(bb_window_bound_bps(131071, 1e-3) == 131071 * 8.0 / 1e-3);
-	/* the seed's 256 KiB window over 2 ms */
+	/* the classic report's 256 KiB window over 2 ms */
 	assert_true(bb_window_bound_bps(262144, 2e-3) == 262144 * 8.0 / 2e-3);
 	assert_true(bb_window_bound_bps(0, 1e-3) == 0);
 	assert_true(bb_window_bound_bps(131071, 0) == 0);

@@ -1,6 +1,6 @@
 /* test_ttcp_classic.c - unit tests for src/net/classic.c and units.c:
  * classic ttcp's rate units (Mbit = 2^20 bits), its msec/call with the
- * 1024 factor, its rusage line, checked against the seed report's own
+ * 1024 factor, its rusage line, checked against the classic report's own
  * numbers; and the SI bit-rate parser behind --rate. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* ttcp_quick.c - the quick-suite profile of `ttcp`: the seed's loopback
+/* ttcp_quick.c - the quick-suite profile of `ttcp`: the classic report's loopback
  * run (TCP, -l 8192 -n 2048, pattern source and sink, 16 MiB) repeated 21
  * times in one process: a receiving session in a thread on an ephemeral
  * 127.0.0.1 port, the transmitting session in the caller.  The

@@ -208,7 +208,6 @@ void srv_ctl_refuse(int fd, const char *reason);
 void srv_result_of(const struct ttcp_session *s, int role, struct bb_ctl_msg *m);
 /* Bytes, seconds (first to last byte) of a session. */
 void srv_session_totals(const struct ttcp_session *s, uint64_t *bytes, double *seconds);
-int srv_random(void *buf, size_t n);
 /* --key FILE: its bytes (1..cap, one trailing newline dropped); 0 or -1
  * with err. */
 int srv_key_load(const char *path, unsigned char *key, size_t cap, size_t *len, char *err,

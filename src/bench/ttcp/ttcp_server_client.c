@@ -10,6 +10,7 @@
  * (ttcp_server_udp.c), and each receiving end's loss, reordering, jitter
  * and refused datagrams are printed, its count checked against what the
  * other end says it sent. */
+#include "core/random.h"
 #include "ttcp_server.h"
 #include "core/error.h"
 #include "core/parse.h"
@@ -307,7 +308,7 @@ static int handshake(struct client *c)
 	struct bb_ctl_msg m, ch;
 	unsigned char nonce[BB_CTL_NONCE];
 
-	if (srv_random(nonce, sizeof nonce) != 0) {
+	if (bb_random(nonce, sizeof nonce) != 0) {
 		snprintf(c->error, sizeof c->error, "getrandom: %s", strerror(errno));
 		return -1;
 	}

@@ -10,6 +10,7 @@
  *               from the same address; the bytes read so far are its data.
  * Nothing here blocks: reads are non-blocking and bounded by the message
  * size, and every state has a deadline (--handshake-timeout). */
+#include "core/random.h"
 #include "ttcp_server.h"
 #include "core/timer.h"
 #include "net/sha256.h"
@@ -151,7 +152,7 @@ static int hello(struct srv *v, struct srv_conn *c, const struct bb_ctl_msg *m)
 	char err[128];
 
 	memcpy(c->nonce_c, m->nonce, BB_CTL_NONCE);
-	if (srv_random(c->nonce_s, BB_CTL_NONCE) != 0)
+	if (bb_random(c->nonce_s, BB_CTL_NONCE) != 0)
 		return refuse(v, c, "the server has no randomness");
 	bb_ctl_init(&ch, BB_CTL_CHALLENGE);
 	memcpy(ch.nonce, c->nonce_s, BB_CTL_NONCE);

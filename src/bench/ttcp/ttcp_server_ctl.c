@@ -11,25 +11,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-int srv_random(void *buf, size_t n)
-{
-	unsigned char *p = buf;
-
-	while (n > 0) {
-		ssize_t r = getrandom(p, n, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 int srv_ctl_send(int fd, const struct bb_ctl_msg *m, char *err, size_t errlen)
 {

@@ -4,6 +4,7 @@
  * within the join window; each keeps the minimum rate), and its end:
  * boardbench peers exchange RESULTs, the model is filled, one log line is
  * printed and, with --json-dir, one results file is written whole. */
+#include "core/random.h"
 #include "ttcp_server.h"
 #include "core/outfile.h"
 #include "core/sysinfo.h"
@@ -271,7 +272,7 @@ struct srv_test *srv_test_from_request(struct srv *v, const struct bb_ctl_msg *q
 	struct srv_test *t;
 
 	request_limits(v, q, why, whylen);
-	if (!why[0] && srv_random(token, sizeof token) != 0)
+	if (!why[0] && bb_random(token, sizeof token) != 0)
 		snprintf(why, whylen, "the server has no randomness for a token");
 	if (why[0])
 		return NULL;
