@@ -24,7 +24,7 @@ expect_grep "^Levels seen" "$TMPD/text" "lat prints the level estimates"
 # tests/unit/test_lat.c): the table shows what the JSON found, a row per
 # level, the first named L1.
 nlev=$(jq -r '.results[0].params.levels' "$TMPD/l.json" 2>/dev/null)
-rows=$(sed -n '/^Levels seen/,/^sysfs claims/p' "$TMPD/text" | grep -c '^  \(L[0-9]\|memory\)')
+rows=$(sed -n '/^Levels seen/,/^sysfs claims/p' "$TMPD/text" | grep -c '^  \(L[0-9]\|past L[0-9]\|memory\)')
 [ -n "$nlev" ] && [ "$rows" = "$nlev" ]
 tap $? "a row per level the JSON holds ($rows rows, $nlev levels)"
 if [ "${nlev:-0}" -gt 0 ]; then
