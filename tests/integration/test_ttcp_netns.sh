@@ -22,14 +22,7 @@
 # skips with one line.  The namespaces carry this shell's pid in their
 # names and are deleted on exit, whatever happened.
 . tests/integration/lib.sh
-
-skip_all() {
-	echo "ok 1 # SKIP $1"
-	exit 0
-}
-[ "$(id -u)" -eq 0 ] || skip_all "namespace tests need root (ip netns, veth, tc tbf)"
-command -v ip >/dev/null 2>&1 || skip_all "ip (iproute2) not installed"
-command -v tc >/dev/null 2>&1 || skip_all "tc (iproute2) not installed"
+. tests/integration/netns_lib.sh
 
 NSA=bbttcpA$$
 NSB=bbttcpB$$
@@ -38,34 +31,10 @@ VB=bbvb$$
 NET=10.$((200 + $$ % 50)).$(($$ / 50 % 250))
 A=$NET.1
 B=$NET.2
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	ip netns del "$NSA" 2>/dev/null
-	ip netns del "$NSB" 2>/dev/null
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
 inA() { ip netns exec "$NSA" "$@"; }
 inB() { ip netns exec "$NSB" "$@"; }
 
-ip netns add "$NSA" 2>/dev/null || skip_all "cannot create network namespaces here"
-ip netns add "$NSB" || skip_all "cannot create a second network namespace"
-ip link add "$VA" type veth peer name "$VB" || skip_all "cannot create a veth pair"
-# No IPv6 on the link: router solicitations and MLD reports would share the
-# shaped queues with the datagrams whose drops are counted below.
-for ns in "$NSA" "$NSB"; do
-	ip netns exec "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
-		echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' 2>/dev/null
-done
-ip link set "$VA" netns "$NSA" && ip link set "$VB" netns "$NSB" &&
-	ip -n "$NSA" addr add "$A/24" dev "$VA" && ip -n "$NSB" addr add "$B/24" dev "$VB" &&
-	ip -n "$NSA" link set lo up && ip -n "$NSB" link set lo up &&
-	ip -n "$NSA" link set "$VA" up && ip -n "$NSB" link set "$VB" up
+netns_pair "$NSA" "$NSB" "$VA" "$VB" "$A" "$B"
 tap $? "two namespaces joined by a veth pair ($A <-> $B)"
 MTU=$(ip -n "$NSA" -o link show "$VA" | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
 FRAME=$((MTU + 14))    # tbf counts whole Ethernet frames

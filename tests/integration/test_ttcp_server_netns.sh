@@ -17,14 +17,7 @@
 # root, ip, tc and jq; elsewhere it skips (one TAP test, skipped).  The
 # namespaces carry this shell's pid in their names and are deleted on exit.
 . tests/integration/lib.sh
-
-skip_all() {
-	echo "ok 1 # SKIP $1"
-	exit 0
-}
-[ "$(id -u)" -eq 0 ] || skip_all "namespace tests need root (ip netns, veth, tc tbf)"
-command -v ip >/dev/null 2>&1 || skip_all "ip (iproute2) not installed"
-command -v tc >/dev/null 2>&1 || skip_all "tc (iproute2) not installed"
+. tests/integration/netns_lib.sh
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 
 NSS=bbsrvS$$
@@ -37,32 +30,10 @@ C=$NET.2
 TO_CLIENT=40           # Mbit/s, tbf at the server's side (server -> client)
 TO_SERVER=15           # Mbit/s, tbf at the client's side (client -> server)
 BURST=65536            # the tbf bucket, bytes
-PIDS=""
-cleanup() {
-	for p in $PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	ip netns del "$NSS" 2>/dev/null
-	ip netns del "$NSC" 2>/dev/null
-	rm -rf "$TMPD"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
 inS() { ip netns exec "$NSS" "$@"; }
 inC() { ip netns exec "$NSC" "$@"; }
 
-ip netns add "$NSS" 2>/dev/null || skip_all "cannot create network namespaces here"
-ip netns add "$NSC" 2>/dev/null || skip_all "cannot create a second network namespace"
-ip link add "$VS" type veth peer name "$VC" 2>/dev/null || skip_all "cannot create a veth pair"
-for ns in "$NSS" "$NSC"; do
-	ip netns exec "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
-		echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' 2>/dev/null
-done
-ip link set "$VS" netns "$NSS" && ip link set "$VC" netns "$NSC" &&
-	ip -n "$NSS" addr add "$S/24" dev "$VS" && ip -n "$NSC" addr add "$C/24" dev "$VC" &&
-	ip -n "$NSS" link set lo up && ip -n "$NSC" link set lo up &&
-	ip -n "$NSS" link set "$VS" up && ip -n "$NSC" link set "$VC" up
+netns_pair "$NSS" "$NSC" "$VS" "$VC" "$S" "$C"
 tap $? "two namespaces joined by a veth pair (server $S, client $C)"
 
 # shape NS DEV MBIT: tbf on DEV's egress, a queue of 20 ms of the rate beyond the bucket.
