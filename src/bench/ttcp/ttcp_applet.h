@@ -125,6 +125,8 @@ struct ttcp_stream *ttcp_stream_new(struct ttcp_session *s, int fd, size_t bufsi
 /* The same for the UDP receiver: its one stream carries a bb_udp_rx. */
 struct ttcp_stream *ttcp_stream_new_udp_rx(struct ttcp_session *s, int fd, size_t bufsize);
 int ttcp_stream_start(struct ttcp_session *s, struct ttcp_stream *t, void *(*fn)(void *));
+/* The session's clock and CPU snapshot, then every stream's thread on fn. */
+int ttcp_session_start(struct ttcp_session *s, void *(*fn)(void *));
 void *ttcp_run_tcp_send(void *arg);
 void *ttcp_run_tcp_recv(void *arg);
 void *ttcp_run_udp_send(void *arg);

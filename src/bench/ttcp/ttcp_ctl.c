@@ -159,6 +159,16 @@ int ttcp_stream_start(struct ttcp_session *s, struct ttcp_stream *t, void *(*fn)
 	return 0;
 }
 
+int ttcp_session_start(struct ttcp_session *s, void *(*fn)(void *))
+{
+	s->t0 = bb_now();
+	bb_cpu_snap_take(&s->cpu0);
+	for (int i = 0; i < s->n; i++)
+		if (ttcp_stream_start(s, s->st[i], fn) != 0)
+			return -1;
+	return 0;
+}
+
 int ttcp_all_finished(const struct ttcp_session *s)
 {
 	for (int i = 0; i < s->n; i++)

@@ -171,14 +171,7 @@ int srv_udp_open_tx(struct ttcp_session *s, int fd)
 
 int srv_udp_go(struct ttcp_session *s)
 {
-	void *(*fn)(void *) = s->o->transmit ? ttcp_run_udp_send : ttcp_run_udp_recv;
-
-	s->t0 = bb_now();
-	bb_cpu_snap_take(&s->cpu0);
-	for (int i = 0; i < s->n; i++)
-		if (ttcp_stream_start(s, s->st[i], fn) != 0)
-			return -1;
-	return 0;
+	return ttcp_session_start(s, s->o->transmit ? ttcp_run_udp_send : ttcp_run_udp_recv);
 }
 
 /* A count of the model as a RESULT field (bounded as the field is). */

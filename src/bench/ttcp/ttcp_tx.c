@@ -140,14 +140,7 @@ static int sendfile_source(struct ttcp_session *s)
 
 static int start_all(struct ttcp_session *s)
 {
-	void *(*fn)(void *) = s->o->udp ? ttcp_run_udp_send : ttcp_run_tcp_send;
-
-	s->t0 = bb_now();
-	bb_cpu_snap_take(&s->cpu0);
-	for (int i = 0; i < s->n; i++)
-		if (ttcp_stream_start(s, s->st[i], fn) != 0)
-			return -1;
-	return 0;
+	return ttcp_session_start(s, s->o->udp ? ttcp_run_udp_send : ttcp_run_tcp_send);
 }
 
 int ttcp_transmit(struct ttcp_session *s)
