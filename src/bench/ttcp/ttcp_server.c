@@ -444,9 +444,10 @@ static void serve_ready(struct srv *v, struct watch *w, double now)
 static void serve(struct srv *v)
 {
 	struct watch w = { 0 };
+	double tests_wait = TTCP_TICK_S;
 
 	while (!ttcp_interrupted() && !atomic_load(&v->stop)) {
-		double now = bb_now(), wait = TTCP_TICK_S;
+		double now = bb_now(), wait = tests_wait;
 		if (v->accept_pause_until > now && v->accept_pause_until - now < wait)
 			wait = v->accept_pause_until - now;
 		watch_build(v, &w, now);
@@ -454,7 +455,7 @@ static void serve(struct srv *v)
 			serve_ready(v, &w, bb_now());
 		now = bb_now();
 		srv_conns_tick(v, now);
-		srv_tests_tick(v, now);
+		tests_wait = srv_tests_tick(v, now);
 	}
 	free(w.p);
 	free(w.who);

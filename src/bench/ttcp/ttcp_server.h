@@ -173,7 +173,9 @@ void srv_test_udp_go(struct srv *v, struct srv_test *t);
 struct srv_test *srv_test_by_token(struct srv *v, const unsigned char *token);
 struct srv_test *srv_test_group(struct srv *v, const struct bb_ip *ip, int announced,
 				double now);
-void srv_tests_tick(struct srv *v, double now);
+/* Every test's tick; the seconds until a running test next needs one
+ * (at most TTCP_TICK_S), so that a --time ends on time, not on a tick. */
+double srv_tests_tick(struct srv *v, double now);
 /* Whether a new test may start: fewer than --max-tests run, or one whose
  * stream is below the minimum rate (in the window so far) was stopped to
  * make room. */

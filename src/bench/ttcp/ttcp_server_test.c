@@ -631,8 +631,9 @@ static void srv_test_discard(struct srv *v, struct srv_test *t)
 	test_free(v, t);
 }
 
-/* One tick of one test; 1 when it ended (and was freed). */
-static int tick_one(struct srv *v, struct srv_test *t, double now)
+/* One tick of one test; 1 when it ended (and was freed).  *wait falls to
+ * the time until a running direction's next event (its --time, a report). */
+static int tick_one(struct srv *v, struct srv_test *t, double now, double *wait)
 {
 	srv_iperf2_tick(v, t, now);
 	if (!joined_all(t) && now >= t->join_until)
@@ -646,7 +647,9 @@ static int tick_one(struct srv *v, struct srv_test *t, double now)
 		struct srv_dir *d = dir_of(t, i);
 		if (!d->used)
 			continue;
-		ttcp_ctl_step(&d->s);
+		double w = ttcp_ctl_step(&d->s);
+		if (!atomic_load(&d->s.stop) && w < *wait)
+			*wait = w;
 		watch_rate(t, d, now, v->o->min_rate_bps);
 		shut_when_sent(t, d);
 	}
@@ -667,14 +670,16 @@ static int tick_one(struct srv *v, struct srv_test *t, double now)
 	return 1;
 }
 
-void srv_tests_tick(struct srv *v, double now)
+double srv_tests_tick(struct srv *v, double now)
 {
 	struct srv_test *t = v->tests, *next;
+	double wait = TTCP_TICK_S;
 
 	for (; t; t = next) {
 		next = t->next;
-		tick_one(v, t, now);
+		tick_one(v, t, now, &wait);
 	}
+	return wait;
 }
 
 /* One message the client sent on its control connection after ACCEPT. */
