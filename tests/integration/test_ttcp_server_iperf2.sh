@@ -58,8 +58,8 @@ ipf() {
 	timeout 60 iperf -c 127.0.0.1 -p "$PORT" -L "$LPORT" -y C "$@" >"$TMPD/$name.csv" \
 		2>"$TMPD/$name.err"
 	IRC=$?
-	FWD=$(awk -F, -v p="$PORT" '$5 == p { s += $8; n++ } END { if (n) print s }' "$TMPD/$name.csv")
-	BACK=$(awk -F, -v p="$LPORT" '$5 == p { s += $8; n++ } END { if (n) print s }' "$TMPD/$name.csv")
+	FWD=$(awk -F, -v p="$PORT" '$5 == p { s += $8; n++ } END { if (n) printf "%.0f\n", s }' "$TMPD/$name.csv")
+	BACK=$(awk -F, -v p="$LPORT" '$5 == p { s += $8; n++ } END { if (n) printf "%.0f\n", s }' "$TMPD/$name.csv")
 	FRATE=$(awk -F, -v p="$PORT" '$5 == p { s += $9 } END { print s + 0 }' "$TMPD/$name.csv")
 	BRATE=$(awk -F, -v p="$LPORT" '$5 == p { s += $9 } END { print s + 0 }' "$TMPD/$name.csv")
 }
@@ -168,7 +168,12 @@ back 127.0.0.1 999 0x80000000 -50 "$plisten" 3 1 >"$TMPD/priv.out"
 grep -q "no connection back" "$TMPD/priv.out" &&
 	wait_for "not connecting back: its port is below 1024" "$TMPD/main.err" 10 &&
 	wait_for " tcp-iperf2 100024 bytes .* complete$" "$TMPD/main.out" 10
-tap $? "-r to port 999: not connected to, said on stderr, the client's 100024 bytes served"
+rc=$?
+tap $rc "-r to port 999: not connected to, said on stderr, the client's 100024 bytes served"
+if [ $rc -ne 0 ]; then
+	sed 's/^/#   /' "$TMPD/priv.out"
+	tail -3 "$TMPD/main.err" "$TMPD/main.out" | sed 's/^/#   /'
+fi
 
 # An hour and more asked: at most 600 s, said in the results file.  The
 # client reads a second and leaves: that direction ends incomplete.
