@@ -226,6 +226,9 @@ APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+ifeq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(CC) -dumpmachine)),)
+UNIT_BIN := $(filter-out $(BUILD)/tests/test_x86_cpu,$(UNIT_BIN))
+endif
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 # cJSON reads emitted JSON back in unit tests only; ./boardbench never links it.

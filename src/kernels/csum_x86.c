@@ -20,6 +20,7 @@
  */
 #if defined(__x86_64__) || defined(__i386__)
 #include "csum_impl.h"
+#include "x86_cpu.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -37,20 +38,17 @@ uint32_t csum_copy_avx2(void *dst, const void *src, size_t len, uint32_t seed);
 
 int csum_sse2_supported(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("sse2");
+	return x86_has(X86_SSE2);
 }
 
 int csum_avx2_supported(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return x86_has(X86_AVX2);
 }
 
 int csum_avx512_supported(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+	return x86_has(X86_AVX512F) && x86_has(X86_AVX512BW);
 }
 
 /* ---- adc64: two add/adc chains (x86-64) ---- */

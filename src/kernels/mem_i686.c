@@ -29,8 +29,8 @@
  */
 #if defined(__i386__)
 #include "mem.h"
+#include "x86_cpu.h"
 
-#include <cpuid.h>
 #include <stdatomic.h>
 
 MEM_DECLARE(mem_mmx, 1, 0, 1, 1, 0)
@@ -43,38 +43,20 @@ MEM_KERNELS_BEGIN
 #define MMX_STEP 64
 #define PREFETCH_AHEAD "320"   /* bytes: five steps ahead, as the kernel did */
 
-struct x86_features {
-	int mmx, sse, mmxext, prefetch3dnow, amd3dnow;
-};
-
-static struct x86_features features(void)
+/* MMX, and 3DNow! or 3DNowPrefetch for the prefetch. */
+static int mmx_prefetch(void)
 {
-	struct x86_features f = { 0, 0, 0, 0, 0 };
-	unsigned a, b, c, d;
-
-	if (__get_cpuid(1, &a, &b, &c, &d)) {
-		f.mmx = (d >> 23) & 1;
-		f.sse = (d >> 25) & 1;
-	}
-	if (__get_cpuid(0x80000001, &a, &b, &c, &d)) {
-		f.mmxext = (d >> 22) & 1;
-		/* 3DNow! (EDX 31) or 3DNowPrefetch / PREFETCHW (ECX 8) */
-		f.amd3dnow = (d >> 31) & 1;
-		f.prefetch3dnow = f.amd3dnow | ((c >> 8) & 1);
-	}
-	return f;
+	return x86_has(X86_MMX) && x86_has(X86_3DNOWPREFETCH);
 }
 
 int mem_mmx_supported(void)
 {
-	struct x86_features f = features();
-	return f.mmx && f.prefetch3dnow;
+	return mmx_prefetch();
 }
 
 int mem_mmxnt_supported(void)
 {
-	struct x86_features f = features();
-	return f.mmx && f.prefetch3dnow && (f.sse || f.mmxext);
+	return mmx_prefetch() && (x86_has(X86_SSE) || x86_has(X86_MMXEXT));
 }
 
 /* One 64-byte step: prefetch ahead, four movq loads and stores, twice.
@@ -189,10 +171,8 @@ static _Atomic int mmx_exit;
 
 int mem_mmx3dnow_supported(void)
 {
-	struct x86_features f = features();
-
-	atomic_store_explicit(&mmx_exit, f.amd3dnow ? 2 : 1, memory_order_relaxed);
-	return f.mmx && f.prefetch3dnow;
+	atomic_store_explicit(&mmx_exit, x86_has(X86_3DNOW) ? 2 : 1, memory_order_relaxed);
+	return mmx_prefetch();
 }
 
 __attribute__((target("mmx"), always_inline)) static inline void mmx3dnow_end(void)
@@ -200,7 +180,7 @@ __attribute__((target("mmx"), always_inline)) static inline void mmx3dnow_end(vo
 	int how = atomic_load_explicit(&mmx_exit, memory_order_relaxed);
 
 	if (!how) {
-		how = features().amd3dnow ? 2 : 1;
+		how = x86_has(X86_3DNOW) ? 2 : 1;
 		atomic_store_explicit(&mmx_exit, how, memory_order_relaxed);
 	}
 	if (how == 2)

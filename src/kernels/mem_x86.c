@@ -12,6 +12,7 @@
  */
 #if defined(__x86_64__) || defined(__i386__)
 #include "mem.h"
+#include "x86_cpu.h"
 
 #include <immintrin.h>
 #include <string.h>
@@ -124,20 +125,17 @@ void mem_movsq_clear_page(void *dst)
 
 int mem_sse2_supported(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("sse2");
+	return x86_has(X86_SSE2);
 }
 
 int mem_avx2_supported(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return x86_has(X86_AVX2);
 }
 
 int mem_avx512_supported(void)
 {
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+	return x86_has(X86_AVX512F) && x86_has(X86_AVX512BW);
 }
 
 int mem_ntsse2_supported(void)

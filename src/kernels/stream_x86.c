@@ -18,6 +18,7 @@
  */
 #if defined(__x86_64__) || defined(__i386__)
 #include "stream.h"
+#include "x86_cpu.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -44,14 +45,13 @@ static size_t head(const double *dst, size_t n, size_t align)
 
 static int cpu_has(int avx, int avx2, int avx512)
 {
-	__builtin_cpu_init();
 	if (avx512)
-		return __builtin_cpu_supports("avx512f");
+		return x86_has(X86_AVX512F);
 	if (avx2)
-		return __builtin_cpu_supports("avx2");
+		return x86_has(X86_AVX2);
 	if (avx)
-		return __builtin_cpu_supports("avx");
-	return __builtin_cpu_supports("sse2");
+		return x86_has(X86_AVX);
+	return x86_has(X86_SSE2);
 }
 
 int stream_sse2nt_supported(void) { return cpu_has(0, 0, 0); }
