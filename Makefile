@@ -279,6 +279,10 @@ $(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
 # The measured kernels: no hardening flags (see HARDEN above).
 $(BUILD)/src/kernels/%.o: XCFLAGS = $(KERNEL_OPT)
 $(BUILD)/src/kernels/%.o: HARDEN_CFLAGS = $(HARDEN_KERNEL_CFLAGS)
+# The checkers and the variant tables beside them are not measured: they
+# take CFLAGS' optimisation as the rest of the program does (-Os in the
+# small musl build), not KERNEL_OPT.
+$(BUILD)/src/kernels/%_check.o $(BUILD)/src/kernels/%_table.o: XCFLAGS =
 
 # Regenerated on every build, replaced only when it changes.
 define buildinfo
