@@ -32,6 +32,10 @@
 # scripts/musl-sysroot.sh with the target's kernel headers inside, or any
 # sysroot with a musl.specs given as MUSL=DIR) and builds small by default
 # (-Os and unused sections dropped; the measured kernels keep KERNEL_OPT).
+# It links with -z norelro and a 64-byte common page: musl applies no RELRO
+# in a static binary, and the RELRO segment's end aligned to a page padded
+# the file by up to a page (64 KiB on aarch64, mips and powerpc: 41 KB of
+# zeros in the aarch64 binary); the data now follows the code in the file.
 BB_TARGETS := x86_64 i586 i686 armel armhf aarch64 mips mipsel riscv64 powerpc
 bb_triple_x86_64 := x86_64-linux-gnu
 bb_triple_i586 := i686-linux-gnu
@@ -69,7 +73,7 @@ override STATIC := 1
 CJSON ?= 0
 CFLAGS ?= -Os -g -fno-pie -ffunction-sections -fdata-sections \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables
-LDFLAGS ?= -Wl,--gc-sections -Wl,-z,noseparate-code
+LDFLAGS ?= -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=64
 BB_TARGET_FLAGS += -specs $(MUSL_SPECS)
 BUILD ?= build-musl-$(or $(TARGET),$(notdir $(MUSL)))
 else ifneq ($(LIBC),glibc)
