@@ -11,7 +11,9 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -65,6 +67,33 @@ int bb_addr_numeric(const char *host, unsigned port, int family, struct bb_addr 
 	return -1;
 }
 
+#if defined(BB_NO_RESOLVER)
+/* The first address of the wanted family that the hosts file gives the
+ * name (names compare without case, as the resolver's do). */
+static int hosts_lookup(const char *path, const char *host, unsigned port, int family,
+			struct bb_addr *a)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	int found = -1;
+
+	if (!f)
+		return -1;
+	while (found != 0 && fgets(line, sizeof line, f)) {
+		char *save = NULL, *addr, *name;
+
+		line[strcspn(line, "#\n")] = '\0';
+		if (!(addr = strtok_r(line, " \t", &save)))
+			continue;
+		while (found != 0 && (name = strtok_r(NULL, " \t", &save)))
+			if (strcasecmp(name, host) == 0)
+				found = bb_addr_numeric(addr, port, family, a);
+	}
+	fclose(f);
+	return found == 0 ? 0 : -1;
+}
+#endif
+
 int bb_addr_resolve(const char *host, unsigned port, int family, int socktype,
 		    struct bb_addr *a, char *err, size_t errlen)
 {
@@ -79,7 +108,17 @@ int bb_addr_resolve(const char *host, unsigned port, int family, int socktype,
 			 family == AF_INET6 ? "IPv6 (-6)" : "IPv4 (-4)");
 		return -1;
 	}
-#if defined(BB_STATIC_LINK) && defined(__GLIBC__) && !defined(__UCLIBC__)
+#if defined(BB_NO_RESOLVER)
+	/* Built with RESOLVER=0: the C library's resolver is left out, the
+	 * hosts file is read by hand (BB_HOSTS_FILE, for the tests). */
+	(void)hints, (void)service, (void)res, (void)socktype;
+	const char *hosts = getenv("BB_HOSTS_FILE");
+	if (hosts_lookup(hosts && *hosts ? hosts : "/etc/hosts", host, port, family, a) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot resolve host '%s': not in /etc/hosts, and this build "
+		 "looks up no other names (made with RESOLVER=0)", host);
+	return -1;
+#elif defined(BB_STATIC_LINK) && defined(__GLIBC__) && !defined(__UCLIBC__)
 	/* A static glibc binary would load the board's NSS modules, which must
 	 * come from the very glibc it was linked with (else it may crash):
 	 * names are refused instead (docs/TARGETS.md). */
