@@ -229,12 +229,21 @@ endif
 # The classic tools' names that install-links makes (those built).
 LINK_APPLETS := $(if $(BB_APPLETS),$(filter $(BB_APPLETS),stream lat csum mem ttcp),stream lat csum mem ttcp)
 
+# The --help texts, src/help/NAME.txt, of the applets built (ttcp has three:
+# its own, its server's and its client's), go into the binary as one gzip
+# stream: $(BUILD)/help_data.c, made on the build host by
+# scripts/help-data.sh (sh, gzip, od) and remade when a text, the list or
+# the script changes; core/help.c inflates it for --help.
+bb_help_texts_ttcp := ttcp ttcp_server ttcp_client
+HELP_TEXTS := $(foreach a,$(or $(BB_APPLETS),$(BB_ALL_APPLETS)),$(or $(bb_help_texts_$(a)),$(a)))
+HELP_OBJ := $(BUILD)/help_data.o
+
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
 NET_SRC := $(wildcard src/net/*.c)
 FACTS_SRC := $(wildcard src/facts/*.c)
 BENCH_SRC := $(wildcard src/bench/*.c src/bench/*/*.c)
-LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC) $(NET_SRC) $(FACTS_SRC))
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC) $(NET_SRC) $(FACTS_SRC)) $(HELP_OBJ)
 APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -288,6 +297,15 @@ $(BIN): $(APP_OBJ) $(LIB_OBJ)
 $(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(XCFLAGS) -MMD -MP -c -o $@ $<
+
+# Remade on every build (the list of texts follows APPLETS), replaced only
+# when it changes.
+$(BUILD)/help_data.c: scripts/help-data.sh $(patsubst %,src/help/%.txt,$(HELP_TEXTS)) FORCE
+	@mkdir -p $(BUILD)
+	@sh scripts/help-data.sh $@ src/help $(HELP_TEXTS)
+
+$(HELP_OBJ): $(BUILD)/help_data.c
+	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The measured kernels: no hardening flags (see HARDEN above).
 $(BUILD)/src/kernels/%.o: XCFLAGS = $(KERNEL_OPT)

@@ -4,7 +4,8 @@
  * stop times added up and printed as its "Bytes Time Avg (usec/run)" table
  * with a "Total time".  Then a side-by-side comparison (ns per call, bytes
  * per core cycle or per counter tick, improvement over a baseline), and
- * the ip_fast_csum and checksum-and-copy variants.
+ * the ip_fast_csum and checksum-and-copy variants.  Its --help is
+ * src/help/csum.txt.
  *
  * Modes: the default table; --latency (each result seeds the next call:
  * latency against throughput at 40 and 1500 bytes); --data FILE (the
@@ -19,6 +20,7 @@
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/parse.h"
 #include "core/progress.h"
 #include "core/stop.h"
@@ -141,39 +143,6 @@ void csum_plan_make(struct csum_plan *p, const struct csum_opts *o)
 
 /* ---- options ---- */
 
-static const char csum_help[] =
-	"usage: boardbench csum [options]\n"
-	"       boardbench csum --data FILE [--offset K]\n"
-	"\n"
-	"The Internet checksum (RFC 1071: 16-bit ones'-complement sum, network byte\n"
-	"order) of every variant, as the Geode report measured it: for each size,\n"
-	"N calls between two clock readings, printed as \"Bytes Time Avg (usec/run)\"\n"
-	"(Time in microseconds for all N calls, best of the runs) and \"Total time\";\n"
-	"then ns per call side by side, bytes per core cycle (or per counter tick,\n"
-	"named as such: a tick is not a cycle), and the improvement over a baseline,\n"
-	"(t_base - t) / t_base; then ip_fast_csum and checksum-and-copy.  Size by\n"
-	"size, the variants alternate round by round (ABAB..., one run each per round,\n"
-	"a different one first each round), so drift hits them alike.  Every\n"
-	"measured variant is checked against the reference checksum.\n"
-	"\n"
-	"  --sizes LIST       comma list of sizes in bytes, 1..64M, K/M suffixes\n"
-	"                     (default 16,32,64,128,256,512,1024,2048,4096)\n"
-	"  -N, --calls N      calls per run of a size, 1..1000000000 (default 10000)\n"
-	"  -r, --reps N       runs of each size, 2..1000; the first is dropped (default 5)\n"
-	"      --variant LIST comma list of variants (see --list); default all\n"
-	"      --baseline NAME the variant improvements are measured against (ref16)\n"
-	"      --latency      latency (each result starts the next call's sum) against\n"
-	"                     throughput, at 40 and 1500 bytes unless --sizes is given\n"
-	"      --data FILE    print the checksum of FILE's bytes with every variant\n"
-	"      --offset K     with --data: start K bytes into FILE (the bytes are read\n"
-	"                     to addresses = K mod 8, so odd K means odd addresses);\n"
-	"                     otherwise: start the buffer K (0..63) bytes past 64\n"
-	"      --list         list the variants and whether this CPU can run them\n"
-	BB_COMMON_HELP
-	"\n"
-	"Exit status: 0 when every variant agrees with the reference, 1 when one\n"
-	"does not or a resource (memory, file) fails, 2 for a bad option.\n";
-
 enum {
 	OPT_SIZES = BB_OPT_FIRST_APPLET, OPT_VARIANT, OPT_BASELINE, OPT_LIST, OPT_LATENCY,
 	OPT_DATA, OPT_OFFSET,
@@ -248,7 +217,7 @@ static void parse_one(int opt, const char *arg, struct csum_opts *o)
 			bb_die_value("--offset", arg, "expected bytes >= 0");
 		o->offset = v;
 		break;
-	case 'h': fputs(csum_help, stdout); exit(0);
+	case 'h': bb_help_print(BB_HELP_CSUM); exit(0);
 	}
 }
 

@@ -2,29 +2,16 @@
  * keys every results file records under `system`, src/facts/facts.h), one
  * "key: value" line each in the order collected, or with --json one flat
  * JSON object.  BB_SYSROOT=DIR reads a fixture tree instead of the live
- * system (tests/fixtures/boards/). */
+ * system (tests/fixtures/boards/).  Its --help is src/help/facts.txt. */
 #include "applets.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/json.h"
 #include "facts/facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-
-static const char facts_help[] =
-	"usage: boardbench facts [--json]\n"
-	"\n"
-	"Prints the facts that tell boards and setups apart, as every results file\n"
-	"records them under \"system\": device tree model and compatible, SoC and\n"
-	"silicon revision, CPU by architecture (PowerPC PVR, ARM core types, x86\n"
-	"family/model/stepping/microcode and the flags that decide variants),\n"
-	"kernel release, command line, preemption model and the configuration\n"
-	"options that move these measurements, firmware (DMI, device tree /chosen)\n"
-	"and memory controllers (EDAC).  What the system does not expose is left out.\n"
-	"\n"
-	"  --json       one flat JSON object of string values on standard output\n"
-	"  -h, --help   show this help\n";
 
 static void print_text(const struct bb_kvlist *kv)
 {
@@ -58,7 +45,7 @@ int facts_main(int argc, char **argv)
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'h':
-			fputs(facts_help, stdout);
+			bb_help_print(BB_HELP_FACTS);
 			return 0;
 		default: bb_cli_bad(opt, argv);
 		}

@@ -6,6 +6,7 @@
  * prints the median ns per load, then finds the plateaus of the curve
  * (core/plateau.c) and prints them as cache levels and memory next to what
  * sysfs claims.  Text is rendered from the results model by lat_render().
+ * Its --help is src/help/lat.txt.
  */
 #include "applets.h"
 #include "core/calib.h"
@@ -14,6 +15,7 @@
 #include "core/stop.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/pages.h"
 #include "core/parse.h"
 #include "core/plateau.h"
@@ -673,33 +675,6 @@ static struct bb_result *lat_execute(struct bb_run *run, const struct lat_opts *
 
 /* ---- options ---- */
 
-static const char lat_help[] =
-	"usage: boardbench lat [options]\n"
-	"\n"
-	"Memory latency by a chase of dependent loads: each load's address is the value\n"
-	"the previous load returned.  Elements one stride apart are visited in random\n"
-	"order within each page and pages in random order (lmbench lat_mem_rd -t), so\n"
-	"every load misses a cache that is too small while TLB misses stay rare.  For\n"
-	"each working-set size it prints the median ns per load, then the plateaus of\n"
-	"the curve as cache levels and memory, next to the cache sizes sysfs claims.\n"
-	"Sizes take K/M/G suffixes (binary: 1K = 1024 bytes).\n"
-	"\n"
-	"  --min SIZE              smallest working set (default 1K)\n"
-	"  --max SIZE              largest working set (default: 256M or 4x the largest\n"
-	"                          cache, at most half of MemAvailable)\n"
-	"  --points-per-doubling N sizes per doubling, 1..64 (default 4)\n"
-	"  --samples N             timed samples per size, 1..1000 (default 5), taken\n"
-	"                          in as many passes over all sizes\n"
-	"  --stride BYTES          bytes per element, a power of two from the pointer\n"
-	"                          size to 1M (default: the cache line size sysfs\n"
-	"                          reports, else 64)\n"
-	"  --mode MODE             random (default) or sequential\n"
-	"  --hugepages             use huge pages: MAP_HUGETLB, else transparent huge\n"
-	"                          pages via madvise; the output says which it got\n"
-	BB_COMMON_HELP
-	"\n"
-	"Exit status: 0 ok, 1 resource failure (memory, output file), 2 bad option.\n";
-
 enum { OPT_MIN = BB_OPT_FIRST_APPLET, OPT_MAX, OPT_PPD, OPT_SAMPLES, OPT_STRIDE, OPT_MODE,
        OPT_HUGE };
 
@@ -771,7 +746,7 @@ static void lat_parse(int argc, char **argv, struct lat_opts *o, struct bb_cli *
 			continue;
 		}
 		if (opt == 'h') {
-			fputs(lat_help, stdout);
+			bb_help_print(BB_HELP_LAT);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);

@@ -6,6 +6,7 @@
  *
  * This file parses options and plans which variants and operations run;
  * mem_measure.c fills the results model and mem_render.c prints it.
+ * Its --help is src/help/mem.txt.
  */
 #include "applets.h"
 #include "bench/mem_applet.h"
@@ -13,6 +14,7 @@
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/parse.h"
 #include "core/progress.h"
 #include "core/stop.h"
@@ -269,48 +271,6 @@ static void mem_list(void)
 	}
 }
 
-static const char mem_help[] =
-	"usage: boardbench mem [tot|page|sweep] [options]\n"
-	"\n"
-	"Compares memcpy, memset, copy_page, clear_page and read (byte sum) variants\n"
-	"as the Geode report did, one column per variant, the baseline first:\n"
-	"  tot    (default) every length 2..4095, four times: the total in the counter's\n"
-	"         unit (core cycles from perf, else rdtsc/cntvct/timebase ticks, named as\n"
-	"         such); copy_page/clear_page: per 4 KiB page, hot\n"
-	"  page   copy_page/clear_page per 4 KiB page: hot, cold (random pages of an\n"
-	"         arena larger than the last-level cache) and cold+use (page read after)\n"
-	"  sweep  bandwidth from --min-size to --max-size, 4 points per doubling, or at\n"
-	"         the --sizes given, in GB/s (GB = 10^9 bytes; each byte copied is\n"
-	"         counted once)\n"
-	"\n"
-	"      --variant LIST comma list of variants (default: all; see --list)\n"
-	"      --baseline NAME\n"
-	"                     the reference column for the improvement (default libc)\n"
-	"      --op LIST      operations: tot: memcpy,memset,copy_page,clear_page,read\n"
-	"                     (default all but read); page: copy_page,clear_page;\n"
-	"                     sweep: memcpy,memset,read (default memcpy)\n"
-	"  -n, --repeat N     samples per cell after one warm-up, 1..1000 (default 5;\n"
-	"                     tot: 4 passes, averaged as the report did, and the best)\n"
-	"      --min-size N   sweep: smallest size, 16..1G (default 64)\n"
-	"      --max-size N   sweep: largest size (default 256M, or 4x the last-level\n"
-	"                     cache if larger); K/M/G are binary.  A source and a\n"
-	"                     destination buffer of that size are mapped: 512M by default\n"
-	"      --sizes LIST   sweep: only these sizes, a comma list of 16..1T bytes,\n"
-	"                     e.g. 64,4K,1M,64M (at most 32; not with --min/max-size)\n"
-	"      --arena N      page: cold arena bytes, 1M..16G (default 4x the last-level\n"
-	"                     cache within 8M..256M, and at least twice the cache).  A\n"
-	"                     source and a destination arena are mapped, so page maps\n"
-	"                     twice the arena: up to 512M by default, more if the cache\n"
-	"                     is over 128M; buffers use at most half of MemAvailable\n"
-	"      --list         list the variants and whether this CPU can run them\n"
-	BB_COMMON_HELP
-	"\n"
-	"Improvement = (baseline - variant) / baseline.  In each row the variants\n"
-	"alternate round by round (ABAB...), one sample each per round, a different\n"
-	"one first each round, so drift hits them alike.  Every result is validated\n"
-	"after measuring (memcmp for copies).  Exit status: 0 ok, 1 a wrong result or a\n"
-	"resource failure, 2 a bad option.\n";
-
 enum { OPT_VARIANT = BB_OPT_FIRST_APPLET, OPT_BASELINE, OPT_OP, OPT_MIN, OPT_MAX, OPT_SIZES,
        OPT_ARENA, OPT_LIST };
 
@@ -414,7 +374,7 @@ static void mem_parse(int argc, char **argv, struct mem_opts *o, struct bb_cli *
 		if (bb_cli_common(opt, optarg, cli))
 			continue;
 		if (opt == 'h') {
-			fputs(mem_help, stdout);
+			bb_help_print(BB_HELP_MEM);
 			exit(0);
 		}
 		if (opt == '?' || opt == ':')

@@ -6,11 +6,13 @@
  * transactions per second and latency percentiles, the client's own
  * overhead and the warm-up left out.  This file holds the options, the
  * results model and its text; the engine is src/net/rr.c and rr_client.c,
- * the histogram and percentiles src/net/rr_hist.c. */
+ * the histogram and percentiles src/net/rr_hist.c.  Its --help is
+ * src/help/rr.txt. */
 #include "applets.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/parse.h"
 #include "core/stop.h"
 #include "net/rr.h"
@@ -39,55 +41,6 @@ struct rr_opts {
 	uint64_t clients;             /* server: 0 for ever */
 	int req_given, resp_given;
 };
-
-static const char rr_help[] =
-	"usage: boardbench rr [options] HOST          (client)\n"
-	"       boardbench rr -s [options]            (server)\n"
-	"       boardbench rr --loopback [options]    (a server thread on 127.0.0.1, and the client)\n"
-	"\n"
-	"Request/response latency, as netperf TCP_RR/UDP_RR and sockperf ping-pong: the\n"
-	"client sends a request of -l bytes, the server answers with -L bytes, one\n"
-	"transaction in flight unless --inflight.  Prints netperf's RR table, then\n"
-	"transactions per second and the latency of each transaction (from just\n"
-	"before the request's send to just after the response's last byte,\n"
-	"CLOCK_MONOTONIC): min, p50, p90, p99, p99.9, max by nearest rank.  The\n"
-	"first --warmup seconds are not recorded; the client's own cost per\n"
-	"transaction (its timestamp pair and bookkeeping, no network) is measured\n"
-	"first and printed, not subtracted.  --json keeps every latency (beyond\n"
-	"--samples, a uniform random subset, and percentiles from a histogram of\n"
-	"every transaction, buckets 1/128 of a doubling: within 0.4%).\n"
-	"\n"
-	"  -s, --server          serve clients (one, then exit: see --clients)\n"
-	"  -u, --udp             UDP instead of TCP (TCP has TCP_NODELAY both ends);\n"
-	"                        the server sends a source nothing larger than it\n"
-	"                        received until it echoes a cookie (docs/rr.md)\n"
-	"  -l, --request BYTES   request size (default 1; with -u 8..65507, default\n"
-	"                        8: the sequence number)\n"
-	"  -L, --response BYTES  response size (default 1; the same bounds)\n"
-	"  -p, --port PORT       server port (default 5005)\n"
-	"      --time S          measure for S seconds (default 5)\n"
-	"  -n, --transactions N  measure N transactions instead\n"
-	"      --inflight K      requests in flight, 1..256 (default 1)\n"
-	"      --warmup S        seconds not recorded at the start (default 0.5)\n"
-	"      --timeout S       UDP: a transaction unanswered after S s is lost\n"
-	"                        (default 0.5); a later answer is counted late\n"
-	"      --pin CPU         pin this end to CPU (client, or server with -s);\n"
-	"                        with --loopback CPU,CPU2: the server thread on CPU2\n"
-	"      --samples N       latencies kept in --json at most (default 100000)\n"
-	"      --idle-timeout S  give up after S s without any response (server:\n"
-	"                        request) (default 10)\n"
-	"      --connect-timeout S  (default 10)\n"
-	"      --accept-timeout S   server: wait at most S s for a client (default 0:\n"
-	"                        for ever)\n"
-	"      --clients N       server: serve N clients in turn, 0 for ever (default 1)\n"
-	"      --bind ADDR       server: listen on this numeric address only\n"
-	"  -4 | -6               IPv4 or IPv6 only\n"
-	"      --loopback        run a server thread on 127.0.0.1 and the client\n"
-	BB_COMMON_HELP
-	"\n"
-	"A server that goes away mid-test, or no response for the idle timeout,\n"
-	"gives a partial result marked INCOMPLETE (exit 1).\n"
-	"Exit status: 0 complete, 1 incomplete or a network/resource failure, 2 bad usage.\n";
 
 enum {
 	OPT_TIME = BB_OPT_FIRST_APPLET, OPT_INFLIGHT, OPT_WARMUP, OPT_TIMEOUT, OPT_PIN,
@@ -273,7 +226,7 @@ static void parse(int argc, char **argv, struct rr_opts *o, struct bb_cli *cli)
 		    long_opt(o, opt, optarg))
 			continue;
 		if (opt == 'h') {
-			fputs(rr_help, stdout);
+			bb_help_print(BB_HELP_RR);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);

@@ -5,12 +5,14 @@
  * results/<hostname>-<labels>-<UTC time>.json, never over an existing
  * file.  --repeat N runs the suite N times, each run a file of its own
  * (...-rK.json) that records which repetition it is, so that compare has
- * several runs a side to pool. */
+ * several runs a side to pool.  Its --help is src/help/run.txt, then the
+ * suite. */
 #include "applets.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/lava.h"
 #include "core/outfile.h"
 #include "core/parse.h"
@@ -38,39 +40,6 @@ struct run_opts {
 #define RUN_REPEAT_MAX 1000
 #define RUN_PATH_MAX 4352        /* a --json/--csv path is < 4096 (core/cli.c) */
 #define RUN_OUTDIR_MAX 3072      /* leaves room for host, labels and time */
-
-static const char run_help[] =
-	"usage: boardbench run [options]\n"
-	"\n"
-	"The quick suite: runs the quick profile of every applet in turn, prints a\n"
-	"short summary and writes every sample to\n"
-	"  OUTDIR/<hostname>-<labels>-<UTC time>.json\n"
-	"(...-2.json, -3.json ... if that name is taken: never over a file).\n"
-	"\n"
-	"  -o, --outdir DIR   directory for the JSON file (default: results)\n"
-	"  -v, --verbose      also print every system fact (as 'boardbench facts'\n"
-	"                     does) and each applet's full classic output\n"
-	"      --only LIST    only these applets of the suite, comma-separated,\n"
-	"                     e.g. --only stream,ttcp\n"
-	"      --repeat N     run the suite N times in a row (1..1000, default 1),\n"
-	"                     each run with its own start time and its own file,\n"
-	"                     OUTDIR/<hostname>-<labels>-<UTC time>-rK.json, so that\n"
-	"                     compare can pool whole runs; the file says which run it\n"
-	"                     holds in a result of applet \"run\" (params repeat K,\n"
-	"                     repeats N).  Stops after a run that fails (exit 1),\n"
-	"                     keeping the files already written\n"
-	"      --lava FILE    also write each applet's headline metric as a LAVA\n"
-	"                     test case, one shell line each:\n"
-	"                     lava-test-case NAME --result pass --measurement V --units U\n"
-	BB_COMMON_HELP
-	"  (--json FILE replaces the default file name.  With --repeat N above 1,\n"
-	"   --json FILE and --csv FILE name one file per run, numbered before the\n"
-	"   extension: run.json -> run-1.json ... run-N.json)\n"
-	"\n"
-	"Example: five runs a side, each side with its label, then compared:\n"
-	"  boardbench run --repeat 5 --label PMU=1\n"
-	"  boardbench run --repeat 5 --label PMU=0\n"
-	"  boardbench compare results --by PMU --base 1\n";
 
 /* Append src to dst, mapping characters unsafe in file names to '_'. */
 static void append_safe(char *dst, size_t len, const char *src)
@@ -223,7 +192,7 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			o->lava = optarg;
 			break;
 		case 'h':
-			fputs(run_help, stdout);
+			bb_help_print(BB_HELP_RUN);
 			print_suite(stdout);
 			exit(0);
 		default: bb_cli_bad(opt, argv);

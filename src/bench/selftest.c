@@ -1,9 +1,11 @@
 /* selftest.c - the `selftest` applet: runs every correctness check the
  * kernel families register (every variant against a plain reference) and
- * exits non-zero if any fails.  Each family adds one row to the table. */
+ * exits non-zero if any fails.  Each family adds one row to the table.
+ * Its --help is src/help/selftest.txt, then the list of checks. */
 #include "applets.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "kernels/csum.h"
 #include "kernels/mem_check.h"
 #include "kernels/stream.h"
@@ -123,16 +125,6 @@ static long stream_selftest(FILE *f, int verbose)
 	return failed;
 }
 
-static const char selftest_help[] =
-	"usage: boardbench selftest [-v] [--only NAME]\n"
-	"\n"
-	"Checks every supported kernel variant against a plain reference and exits 1\n"
-	"if any check fails.  Variants this CPU cannot run are listed as unsupported.\n"
-	"\n"
-	"  -v, --verbose      one line per family and variant checked\n"
-	"      --only NAME    run one family (see the list below)\n"
-	"  -h, --help         show this help\n";
-
 int selftest_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -151,7 +143,7 @@ int selftest_main(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case 'o': only = optarg; break;
 		case 'h':
-			fputs(selftest_help, stdout);
+			bb_help_print(BB_HELP_SELFTEST);
 			for (size_t i = 0; i < NSELFTESTS; i++)
 				printf("  %-10s %s\n", selftests[i].name, selftests[i].desc);
 			exit(0);

@@ -7,6 +7,7 @@
  * come from the registry in kernels/stream_table.c; tuned ones (--tuned)
  * are printed as "tuned STREAM".  The text layout is rendered from the
  * results model by stream_render(), never printed from the timing loop.
+ * Its --help is src/help/stream.txt.
  */
 #include "applets.h"
 #include "core/calib.h"
@@ -14,6 +15,7 @@
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/fpu.h"
+#include "core/help.h"
 #include "core/parse.h"
 #include "core/progress.h"
 #include "core/stats.h"
@@ -550,35 +552,6 @@ static void stream_list(void)
 	}
 }
 
-static const char stream_help[] =
-	"usage: boardbench stream [options]\n"
-	"\n"
-	"McCalpin's STREAM: Copy (c=a), Scale (b=q*c), Add (c=a+b), Triad (a=b+q*c) on\n"
-	"three arrays of doubles.  Bytes are counted 16/16/24/24 per element and rates\n"
-	"are in MB/s with MB = 10^6 bytes.  Each kernel runs NTIMES times; the first is\n"
-	"dropped; the best rate and the avg/min/max times are printed, then medians.\n"
-	"\n"
-	"  -s, --size N       elements per array; K/M/G suffixes are binary (2M =\n"
-	"                     2097152).  Default: each array 4x the largest cache in\n"
-	"                     bytes (the three map 12x it), at least 2000000 elements;\n"
-	"                     arrays may use at most half of MemAvailable\n"
-	"  -N, --ntimes N     repetitions of each kernel, 2..200 (default 10; beyond\n"
-	"                     that the values overflow and cannot be validated)\n"
-	"  -t, --threads N    threads, 1..1024 (default: all online CPUs)\n"
-	"      --pin          bind thread i to the i-th usable CPU\n"
-	"      --tuned        also run the tuned variants this CPU has: vector code\n"
-	"                     with ordinary stores, and with non-temporal stores\n"
-	"                     (nt-*), which skip the write-allocate reads: their\n"
-	"                     rates exceed `c` without a faster memory.  Variants\n"
-	"                     alternate round by round (ABAB...), so drift\n"
-	"                     hits all alike, and N x variants may not exceed 200\n"
-	"      --variant LIST comma list of variants to run (see --list)\n"
-	"      --list         list the variants and whether this CPU can run them\n"
-	BB_COMMON_HELP
-	"\n"
-	"Exit status: 0 when the solution validates, 1 when it does not or a resource\n"
-	"(memory, threads, output file) fails, 2 for a bad option.\n";
-
 enum { OPT_PIN = BB_OPT_FIRST_APPLET, OPT_TUNED, OPT_VARIANT, OPT_LIST };
 
 static void stream_parse(int argc, char **argv, struct stream_opts *o, struct bb_cli *cli)
@@ -621,7 +594,7 @@ static void stream_parse(int argc, char **argv, struct stream_opts *o, struct bb
 		case OPT_TUNED: o->tuned = 1; break;
 		case OPT_VARIANT: o->variants = optarg; break;
 		case OPT_LIST: o->list = 1; break;
-		case 'h': fputs(stream_help, stdout); exit(0);
+		case 'h': bb_help_print(BB_HELP_STREAM); exit(0);
 		default: bb_cli_bad(opt, argv);
 		}
 	}

@@ -21,12 +21,6 @@ enum {
 	{ "label", required_argument, NULL, BB_OPT_LABEL },       \
 	{ "help", no_argument, NULL, 'h' }
 
-#define BB_COMMON_HELP                                                          \
-	"  --json FILE        write the run, every sample included, as JSON\n"     \
-	"  --csv FILE         write every sample as CSV\n"                         \
-	"  --label KEY=VALUE  record a label with the run (repeatable), e.g. PMU=0\n" \
-	"  -h, --help         show this help\n"
-
 struct bb_cli {
 	const char *json;
 	const char *csv;

@@ -1,8 +1,10 @@
 /* toolopts.c - option parsing and help for `compare` and `report` (see
- * toolopts.h).  Bad usage exits 2 with one line, like every applet. */
+ * toolopts.h).  Bad usage exits 2 with one line, like every applet.  The
+ * help texts are src/help/compare.txt and src/help/report.txt. */
 #include "tools/toolopts.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/outfile.h"
 #include "core/parse.h"
 
@@ -13,89 +15,6 @@
 /* Stands in for the "--" between the two sides while getopt runs: it is
  * not an option, so getopt keeps it in place among the operands. */
 static char side_mark[] = "\x1f(sides)";
-
-const char compare_help[] =
-	"usage: boardbench compare [options] A.json B.json\n"
-	"       boardbench compare [options] A1.json A2.json... -- B1.json B2.json...\n"
-	"       boardbench compare [options] DIR_A DIR_B\n"
-	"       boardbench compare [options] DIR... --by KEY [--base VALUE]\n"
-	"       boardbench compare --variants [options] RUN.json... VARIANT_A VARIANT_B\n"
-	"\n"
-	"Says whether B is faster than A, metric by metric, only when the runs say\n"
-	"so.  Metrics are matched by key (e.g. stream.triad.c.bandwidth,\n"
-	"mem.tot.memcpy.libc, csum.1500.avx2).  With 3 or more runs a side (run\n"
-	"--repeat N) each metric is tested on the runs' medians with Welch's t on\n"
-	"their logs, so that noise from run to run counts; with fewer, the samples\n"
-	"are pooled (Mann-Whitney U) and the noise threshold rises to how far the\n"
-	"CPU's own speed moved within a side.  A change is B relative to A in the\n"
-	"metric's own unit; faster or slower follows the metric (higher is better\n"
-	"for bandwidth and throughput, lower for time, latency, cycles, ticks).\n"
-	"\n"
-	"False claims over a whole suite: the 5% (--alpha) is the chance that a\n"
-	"comparison of two identical setups claims anything at all, not the\n"
-	"chance per metric.  It is shared among the applets; an applet shows a\n"
-	"change when its headline (Triad, ttcp's throughput, the tot_memcpy\n"
-	"total, ...) or its metrics together (Simes) pass their share, and only\n"
-	"then are its metrics claimed one by one (Benjamini-Hochberg).  A claim\n"
-	"also needs the change beyond the noise threshold (--threshold).\n"
-	"\n"
-	"Power: for each applet with nothing claimed, the summary says the\n"
-	"smallest change of its headline these runs would have found 4 times in\n"
-	"5, from the spread between runs and the number of runs, and how many\n"
-	"runs a side would find a change of the threshold's size.  \"No change\n"
-	"larger than 4%\" means a change that large would most likely have been\n"
-	"found; a smaller one may still be there.\n"
-	"\n"
-	"Output: a summary line per applet first, then the claimed and headline\n"
-	"metrics (--all: every metric), then notes.  --filter and --only choose\n"
-	"what is printed; the verdicts are decided over every metric first.\n"
-	"\n"
-	"      --by KEY             split the runs by the label KEY (run --label\n"
-	"                           KEY=VALUE): each value against the base\n"
-	"      --base VALUE         the value of KEY that is A (default: the first\n"
-	"                           in sort order)\n"
-	"      --alpha P            the suite's chance of any false claim,\n"
-	"                           0.000001..0.5 (default 0.05)\n"
-	"      --threshold PCT      noise threshold in percent, 0..100 (default 2)\n"
-	"      --fail-on-regression exit 1 when any metric is claimed regressed\n"
-	"      --variants           compare VARIANT_B against VARIANT_A\n"
-	"      --all                print every metric, not only claims and headlines\n"
-	"      --filter TEXT        print only metrics whose key contains TEXT\n"
-	"      --only LIST          print only these applets, e.g. --only stream,ttcp\n"
-	"      --csv FILE           write every metric printed or not (after --filter\n"
-	"                           and --only) as CSV, with its test and level\n"
-	"  -h, --help               show this help\n"
-	"\n"
-	"Exit status: 0 compared (whatever the verdicts), 1 something regressed and\n"
-	"--fail-on-regression was given, or an output file failed; 2 bad usage or\n"
-	"a result file that is not valid (one line naming the file and the key).\n";
-
-const char report_help[] =
-	"usage: boardbench report [options] RUN.json|DIR... -o report.html\n"
-	"       boardbench report [options] A... -- B... -o report.html\n"
-	"\n"
-	"Writes one self-contained HTML file (inline SVG, no scripts, nothing\n"
-	"fetched) with a chart per measurement and one series per run or label:\n"
-	"STREAM kernels as bars with the spread of the samples, mem sweep\n"
-	"bandwidth and lat latency against size on log2 axes (lat with the cache\n"
-	"levels it found), csum time per call against length per variant, ttcp\n"
-	"throughput, and a table of each run's host, CPU, kernel, labels and\n"
-	"compiler.\n"
-	"\n"
-	"  -o, --output FILE    the HTML file (required)\n"
-	"      --svg DIR        also write each chart alone as DIR/<chart>.svg\n"
-	"      --csv FILE       also write every metric of every run as CSV\n"
-	"      --title TEXT     the report's title (default: boardbench report)\n"
-	"      --by KEY         split the runs by the label KEY (run --label KEY=VALUE)\n"
-	"                       and open with B against A as compare --by decides it:\n"
-	"                       a verdict per applet and a forest plot of B/A\n"
-	"      --base VALUE     with --by: the runs with KEY=VALUE are A (default: the\n"
-	"                       first value in sort order)\n"
-	"  A... -- B...         the same with the runs before -- as A, after it as B\n"
-	"  -h, --help           show this help\n"
-	"\n"
-	"Exit status: 0 written, 1 an output file could not be written, 2 bad usage\n"
-	"or a result file that is not valid.\n";
 
 enum {
 	OPT_ALPHA = BB_OPT_FIRST_APPLET,
@@ -254,7 +173,7 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 		if (compare_option(opt, optarg, o))
 			continue;
 		if (opt == 'h') {
-			fputs(compare_help, stdout);
+			bb_help_print(BB_HELP_COMPARE);
 			exit(0);
 		}
 		bb_cli_bad(opt, args);
@@ -299,7 +218,7 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 			o->by = optarg;
 			break;
 		case OPT_BASE: o->base = optarg; break;
-		case 'h': fputs(report_help, stdout); exit(0);
+		case 'h': bb_help_print(BB_HELP_REPORT); exit(0);
 		default: bb_cli_bad(opt, args);
 		}
 	}

@@ -34,9 +34,6 @@ struct report_opts {
 	char **args;             /* the argv copy in points into (free it) */
 };
 
-extern const char compare_help[];
-extern const char report_help[];
-
 /* Parse or exit: 0 after --help, 2 after one line for a bad option. */
 void compare_parse(int argc, char **argv, struct compare_opts *o);
 void report_parse(int argc, char **argv, struct report_opts *o);

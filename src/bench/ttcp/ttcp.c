@@ -2,13 +2,15 @@
  * defaults and report lines; a `ttcp` symlink acts as classic ttcp) that
  * also talks to iperf2 both ways and reports what modern tools report.
  * This file holds the options and their checks, main and the quick
- * profile; see ttcp_applet.h for the other parts. */
+ * profile; see ttcp_applet.h for the other parts.  Its --help is
+ * src/help/ttcp.txt. */
 #include "applets.h"
 #include "ttcp_applet.h"
 #include "ttcp_server.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/parse.h"
 #include "net/classic.h"
 #include "net/units.h"
@@ -20,74 +22,6 @@
 #include <unistd.h>
 
 #define TTCP_MAX_SECONDS 86400.0
-
-static const char ttcp_help[] =
-	"usage: boardbench ttcp -t [options] host     (transmit; stdin -> network)\n"
-	"       boardbench ttcp -r [options]          (receive; network -> stdout)\n"
-	"       (a symlink named ttcp acts as classic ttcp)\n"
-	"\n"
-	"Classic ttcp, measured: the sender writes nbuf buffers of buflen bytes, the\n"
-	"receiver reads until the sender closes; both print classic ttcp's lines:\n"
-	"  ttcp-t: 16777216 bytes in 0.28 real seconds = 454.29 Mbit/sec +++\n"
-	"  ttcp-t: 2048 I/O calls, msec/call = 0.14, calls/sec = 7268.57\n"
-	"  ttcp-t: 0.0user 0.1sys 0:00real 60% 0i+0d 0maxrss 0+2pf 3+1506csw\n"
-	"Units, as classic ttcp has them so numbers compare with published ones:\n"
-	"  -f k/m/g: Kbit/Mbit/Gbit of 2^10/2^20/2^30 bits (Mbit = 1048576 bits);\n"
-	"  -f K/M/G: KB/MB/GB of 2^10/2^20/2^30 bytes; msec/call = 1024 x real s / calls.\n"
-	"The lines after them give SI figures (Mbit/s = 10^6 bits/s); --json stores\n"
-	"bytes, seconds and bits/s.  Bytes are payload bytes (no TCP/IP headers).\n"
-	"\n"
-	"Classic options:\n"
-	"  -t | -r        transmit or receive\n"
-	"  -u             UDP instead of TCP (4-byte start/end sentinel datagrams)\n"
-	"  -l buflen      bytes per write (default 8192; UDP: 5..65507)\n"
-	"  -n nbuf        buffers to write (default 2048)\n"
-	"  -p port        port (default 5001)\n"
-	"  -b sockbuf     SO_SNDBUF/SO_RCVBUF bytes; what the kernel grants is read back\n"
-	"                 and recorded, with a warning naming the sysctl that capped it\n"
-	"  -A align       buffer alignment (default 16384);  -O offset  from it (0)\n"
-	"  -D             TCP_NODELAY\n"
-	"  -s             source a pattern / sink the data (no stdin/stdout)\n"
-	"  -f k|K|m|M|g|G rate unit (default K)\n"
-	"  -v             also CPU-seconds rate and buffer address lines\n"
-	"  -T             touch (read) every byte received\n"
-	"  -4 | -6        IPv4 or IPv6 only\n"
-	"\n"
-	"Extensions:\n"
-	"  --time S               send for S seconds instead of -n buffers (receiver:\n"
-	"                         stop after S seconds)\n"
-	"  --streams N            N parallel connections, one thread each (1..64; the\n"
-	"                         receiver waits for N, or for as many as an iperf2\n"
-	"                         peer announces)\n"
-	"  --interval S           a report line every S seconds (with TCP_INFO)\n"
-	"  --bind ADDR[%DEV]      local address and/or device (SO_BINDTODEVICE)\n"
-	"  --zerocopy[=KIND]      sender: sendfile (default) or msg (MSG_ZEROCOPY)\n"
-	"  --rate BITS            pace each stream to BITS/s (k/M/G = 10^3/10^6/10^9)\n"
-	"  --gso / --gro          UDP segmentation / receive offload\n"
-	"  --iperf2               UDP sender (-t -u -s): iperf2's datagrams, for `iperf -s -u`;\n"
-	"                         prints the server's report (a receiver understands\n"
-	"                         an iperf2 client without it)\n"
-	"  --read-size BYTES      receiver read size (default max(-l, 256K): the\n"
-	"                         receiver reads in large blocks whatever the sender writes)\n"
-	"  --rcvlowat BYTES       receiver: recv() returns once this much is there\n"
-	"                         (SO_RCVLOWAT; default 16K with -s, else 1)\n"
-	"  --connect-timeout S    give up connecting after S s (default 10)\n"
-	"  --idle-timeout S       give up after S s without progress (default 30)\n"
-	"  --accept-timeout S     receiver: wait at most S s for a sender (default 0:\n"
-	"                         for ever, as classic ttcp)\n"
-	"  --server               with -r: serve test after test until stopped, several\n"
-	"                         clients at once (boardbench ttcp -r --server --help)\n"
-	"  --to-server HOST       a test against such a server, both ends printed;\n"
-	"                         -R/--bidir: it sends; -u: UDP, with --rate\n"
-	"                         (boardbench ttcp --to-server x --help)\n"
-	BB_COMMON_HELP
-	"\n"
-	"A peer that resets or stalls, or ^C, gives a partial report marked\n"
-	"INCOMPLETE.  A classic TCP stream carries no length, so a receiver cannot\n"
-	"tell a sender that was killed from one that finished (both close cleanly);\n"
-	"the sender's own report says which.  An iperf2 client's 60-byte header is\n"
-	"recognised and counted as data, as iperf counts it.\n"
-	"Exit status: 0 complete, 1 incomplete or a network/resource failure, 2 bad usage.\n";
 
 enum {
 	OPT_TIME = BB_OPT_FIRST_APPLET, OPT_STREAMS, OPT_INTERVAL, OPT_BIND, OPT_ZEROCOPY,
@@ -308,7 +242,7 @@ static void parse(int argc, char **argv, struct ttcp_opts *o, struct bb_cli *cli
 		    modern_opt(o, opt, optarg))
 			continue;
 		if (opt == 'h') {
-			fputs(ttcp_help, stdout);
+			bb_help_print(BB_HELP_TTCP);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);

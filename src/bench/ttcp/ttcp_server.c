@@ -7,9 +7,11 @@
  * listening socket, the connections still in their first bytes or
  * handshake, the control connections of running tests and the tests' wake
  * pipes, and gives every test a tick; stream threads only move data.
- * Accept failures for lack of descriptors pause accepting (no busy loop). */
+ * Accept failures for lack of descriptors pause accepting (no busy loop).
+ * Its --help is src/help/ttcp_server.txt. */
 #include "ttcp_server.h"
 #include "core/error.h"
+#include "core/help.h"
 #include "core/parse.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
@@ -29,56 +31,6 @@
 #define SRV_BACKOFF_MIN_S 0.05
 #define SRV_BACKOFF_MAX_S 1.0
 #define SRV_EVICT_S 0.2             /* silent this long: the first to go at the cap */
-
-static const char server_help[] =
-	"usage: boardbench ttcp -r --server [options]\n"
-	"       boardbench ttcp --to-server HOST [-u] [-R | --bidir] [options]   (see its --help)\n"
-	"\n"
-	"A receiver to leave running on a board: it serves test after test until\n"
-	"SIGTERM or SIGINT (running tests then end as interrupted, their results\n"
-	"written; exit 0), tests from different clients at once.  Clients:\n"
-	"  classic ttcp, iperf2, nc   one connection is one test (an iperf2 header\n"
-	"                             announcing -P N streams groups N connections\n"
-	"                             from that address within 3 s into one test);\n"
-	"                             iperf -r / -d: the server connects back to the\n"
-	"                             client and sends (docs/iperf2.md), a line each way\n"
-	"  boardbench ttcp --to-server  the control protocol (docs/protocol.md): the\n"
-	"                             test is agreed first, its data connections carry\n"
-	"                             its token, and both ends' results are exchanged;\n"
-	"                             -R and --bidir make the server send; -u makes\n"
-	"                             it a UDP test (ports agreed on the control\n"
-	"                             connection; the server sends UDP only to that\n"
-	"                             connection's address, at the rate asked)\n"
-	"One line per test on stdout:\n"
-	"  TIME CLIENT:PORT MODE BYTES bytes SECONDS s RATE Mbit/s VERDICT\n"
-	"  (Mbit/s = 10^6 bits/s; VERDICT complete, incomplete: why, empty, refused: why)\n"
-	"\n"
-	"Options:\n"
-	"  -p port                port (default 5001)\n"
-	"  -4 | -6                IPv4 or IPv6 only;  --bind ADDR[%DEV]  local address\n"
-	"  -b sockbuf             SO_RCVBUF/SO_SNDBUF bytes;  -D  TCP_NODELAY\n"
-	"  --read-size BYTES      bytes per read (default 128K)\n"
-	"  --max-tests N          tests at once (default 4); more are refused\n"
-	"  --max-conns N          accepted connections open at once, every kind\n"
-	"                         (default 64); more are closed at once and logged\n"
-	"  --max-streams N        streams per test and direction (default 16; an iperf2\n"
-	"                         header announcing more is waited for only up to this)\n"
-	"  --handshake-timeout S  first bytes, and each control step, within S s (5)\n"
-	"  --idle-timeout S       a data connection without progress for S s ends (10)\n"
-	"  --min-rate BITS        a data connection moving less than BITS/s over a\n"
-	"                         window is dropped (default 64k; 0: no minimum)\n"
-	"  --rate-window S        that window (default 10 s)\n"
-	"  --max-udp-rate BITS    the most a UDP test may ask the server to send, all its\n"
-	"                         streams together (default 1G; k/M/G = 10^3/10^6/10^9)\n"
-	"  --allow CIDR[,CIDR..]  only these clients (IPv4 and IPv6 prefixes, at most 16);\n"
-	"                         others are closed at once and logged\n"
-	"  --key FILE             a shared secret (its bytes, one trailing newline\n"
-	"                         dropped): boardbench clients prove they know it\n"
-	"                         (HMAC-SHA-256 challenge); a classic client cannot,\n"
-	"                         so a keyed server refuses every classic client\n"
-	"  --json-dir DIR         one results file per test (written whole or not at all)\n"
-	"  --label KEY=VALUE      recorded in every results file (repeatable)\n"
-	"  -h, --help             show this help\n";
 
 enum {
 	SO_SERVER = BB_OPT_FIRST_APPLET, SO_BIND, SO_READ_SIZE, SO_MAX_TESTS, SO_MAX_CONNS,
@@ -230,7 +182,7 @@ static void parse(int argc, char **argv, struct srv_opts *o)
 			bb_die_usage("--server takes no -u: it serves the UDP tests that clients ask "
 				     "for (ttcp --to-server HOST -u)");
 		if (opt == 'h') {
-			fputs(server_help, stdout);
+			bb_help_print(BB_HELP_TTCP_SERVER);
 			exit(0);
 		}
 		if (bb_cli_common(opt, optarg, &o->cli) || server_opt(o, opt, optarg))

@@ -9,7 +9,8 @@
  * each end's UDP ports are announced on the control connection
  * (ttcp_server_udp.c), and each receiving end's loss, reordering, jitter
  * and refused datagrams are printed, its count checked against what the
- * other end says it sent. */
+ * other end says it sent.  Its --help is src/help/ttcp_client.txt. */
+#include "core/help.h"
 #include "core/random.h"
 #include "ttcp_server.h"
 #include "core/error.h"
@@ -24,37 +25,6 @@
 #include <unistd.h>
 
 #define CLI_ANSWER_S 10.0          /* the server answers each control step within */
-
-static const char client_help[] =
-	"usage: boardbench ttcp --to-server HOST [options]\n"
-	"\n"
-	"Runs a test against `boardbench ttcp -r --server` on HOST and prints both\n"
-	"ends: this end's classic ttcp report and the server's bytes, rate and CPU.\n"
-	"The test is agreed on a control connection first (docs/protocol.md); the\n"
-	"data connections carry its token, so no stranger's connection joins it.\n"
-	"\n"
-	"Options:\n"
-	"  -R                  reverse: the server sends, this end receives\n"
-	"  --bidir             both directions at once (--streams each way)\n"
-	"  -u                  UDP: datagrams with sequence headers; each receiving end\n"
-	"                      counts loss, reordering, RFC 3550 jitter and the datagrams\n"
-	"                      it refused (from anyone but this test's far end)\n"
-	"  --rate BITS         UDP: each stream sends at BITS/s (k/M/G = 10^3/10^6/10^9);\n"
-	"                      needed with -R or --bidir, the server's --max-udp-rate\n"
-	"                      bounds it\n"
-	"  -l buflen           bytes per write (default 8192; at most 1M; UDP: 24..65507)\n"
-	"  -n nbuf             buffers per stream (default 2048)\n"
-	"  --time S            send for S seconds instead of -n buffers\n"
-	"  --streams N         parallel connections each way (1..16 by default on a server)\n"
-	"  -p port             the server's port (default 5001)\n"
-	"  -4 | -6             IPv4 or IPv6 only\n"
-	"  -b sockbuf          SO_SNDBUF/SO_RCVBUF bytes;  -D  TCP_NODELAY\n"
-	"  -f k|K|m|M|g|G      rate unit of the classic lines (default K)\n"
-	"  --key FILE          the server's shared secret (when it has --key)\n"
-	"  --connect-timeout S give up connecting after S s (default 10)\n"
-	"  --idle-timeout S    give up after S s without progress (default 30)\n"
-	BB_COMMON_HELP
-	"Exit status: 0 both ends complete, 1 incomplete or a failure, 2 bad usage.\n";
 
 enum {
 	CO_TO_SERVER = BB_OPT_FIRST_APPLET, CO_BIDIR, CO_TIME, CO_STREAMS, CO_KEY,
@@ -169,7 +139,7 @@ static void parse(int argc, char **argv, struct client *c)
 	bb_cli_begin();
 	while ((opt = getopt_long(argc, argv, ":tRul:n:p:b:Df:46h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			fputs(client_help, stdout);
+			bb_help_print(BB_HELP_TTCP_CLIENT);
 			exit(0);
 		}
 		if (opt == 't')
