@@ -1,0 +1,134 @@
+#!/bin/sh
+# tests/integration/test_help.sh - every applet's --help is its text file
+# src/help/NAME.txt byte for byte (the binary holds the texts compressed,
+# core/help.c inflates them): compared with cmp for each applet this build
+# has (selftest and run print their list after the text); -h prints the
+# same; --help into a full device fails with one line and exit 1; the
+# options every applet shares read the same in every text; and
+# scripts/help-data.sh refuses bad input without writing a half file.
+. tests/integration/lib.sh
+
+applets=$($BB --list | awk '{print $1}')
+has() { echo "$applets" | grep -qx "$1"; }
+
+checked=
+# same_help NAME DESCRIPTION -- command...: its stdout is src/help/NAME.txt
+same_help() {
+	name=$1; what=$2; shift 3
+	checked="$checked $name"
+	"$@" >"$TMPD/h.out" 2>"$TMPD/h.err"
+	rc=$?
+	cmp -s "$TMPD/h.out" "src/help/$name.txt" && [ "$rc" -eq 0 ] && [ ! -s "$TMPD/h.err" ]
+	tap $? "$what prints src/help/$name.txt byte for byte (exit $rc)"
+	cmp "$TMPD/h.out" "src/help/$name.txt" 2>&1 | sed 's/^/#   /' | head -2
+}
+
+# starts_with NAME DESCRIPTION -- command...: src/help/NAME.txt, then more lines
+starts_with() {
+	name=$1; what=$2; shift 3
+	checked="$checked $name"
+	"$@" >"$TMPD/h.out" 2>"$TMPD/h.err"
+	rc=$?
+	n=$(($(wc -c <"src/help/$name.txt")))
+	head -c "$n" "$TMPD/h.out" | cmp -s - "src/help/$name.txt" &&
+		[ "$(($(wc -c <"$TMPD/h.out")))" -gt "$n" ] && [ "$rc" -eq 0 ]
+	tap $? "$what prints src/help/$name.txt byte for byte, then its list (exit $rc)"
+	tail -c +"$((n + 1))" "$TMPD/h.out" >"$TMPD/h.rest"
+}
+
+for a in stream lat csum mem ttcp rr facts compare report; do
+	if ! has "$a"; then
+		echo "ok - $a --help # SKIP no $a in this build"
+		continue
+	fi
+	same_help "$a" "$a --help" -- $BB "$a" --help
+	same_help "$a" "$a -h" -- $BB "$a" -h
+done
+if has mem; then
+	for m in tot page sweep; do same_help mem "mem $m --help" -- $BB mem "$m" --help; done
+fi
+if has ttcp; then
+	same_help ttcp_server "ttcp -r --server --help" -- $BB ttcp -r --server --help
+	same_help ttcp_server "ttcp --server --help" -- $BB ttcp --server --help
+	same_help ttcp_client "ttcp --to-server HOST --help" -- $BB ttcp --to-server host.invalid --help
+fi
+if has selftest; then
+	starts_with selftest "selftest --help" -- $BB selftest --help
+	grep -q '^  [a-z]' "$TMPD/h.rest"
+	tap $? "selftest --help lists its checks after the text"
+fi
+if has run; then
+	starts_with run "run --help" -- $BB run --help
+	grep -q 'stream' "$TMPD/h.rest"
+	tap $? "run --help shows the suite after the text"
+fi
+
+# A write error on stdout: exit 1 and one line that says so, as any output.
+if [ -w /dev/full ]; then
+	for a in $applets; do
+		$BB "$a" --help >/dev/full 2>"$TMPD/full.err"
+		rc=$?
+		[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMPD/full.err")" -eq 1 ] &&
+			grep -q 'cannot write standard output' "$TMPD/full.err"
+		tap $? "$a --help >/dev/full: exit 1 and one line (exit $rc)"
+	done
+else
+	echo "ok - --help >/dev/full # SKIP no writable /dev/full"
+fi
+
+# The options every applet shares read the same wherever they are listed.
+common='  --json FILE        write the run, every sample included, as JSON
+  --csv FILE         write every sample as CSV
+  --label KEY=VALUE  record a label with the run (repeatable), e.g. PMU=0
+  -h, --help         show this help'
+printf '%s\n' "$common" >"$TMPD/common"
+bad=
+for f in src/help/*.txt; do
+	grep -q '^  --json FILE ' "$f" || continue
+	grep -A3 '^  --json FILE ' "$f" | cmp -s - "$TMPD/common" || bad="$bad $f"
+done
+[ -z "$bad" ]
+tap $? "every text listing --json lists --json, --csv, --label and --help the same way ($bad)"
+
+# Every text in src/help/ is one an applet prints (in a build with them all).
+if [ "$(echo "$applets" | wc -l)" -ge 11 ]; then
+	unused=
+	for f in src/help/*.txt; do
+		n=$(basename "$f" .txt)
+		echo " $checked " | grep -q " $n " || unused="$unused $n"
+	done
+	[ -z "$unused" ]
+	tap $? "every src/help/*.txt was printed by an applet above ($unused)"
+else
+	echo "ok - every src/help/*.txt printed # SKIP not every applet in this build"
+fi
+
+# The generator: bad names and missing texts are refused, nothing written.
+gen=scripts/help-data.sh
+sh $gen "$TMPD/g.c" src/help csum Bad >"$TMPD/g.out" 2>"$TMPD/g.err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMPD/g.err")" -eq 1 ] && [ ! -e "$TMPD/g.c" ]
+tap $? "help-data.sh: a bad name is refused with one line, exit 2, no file (exit $rc)"
+sh $gen "$TMPD/g.c" src/help csum nosuchtext >"$TMPD/g.out" 2>"$TMPD/g.err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'nosuchtext' "$TMPD/g.err" && [ ! -e "$TMPD/g.c" ]
+tap $? "help-data.sh: a missing text is refused by name, exit 1, no file (exit $rc)"
+sh $gen "$TMPD/g.c" src/help >"$TMPD/g.out" 2>"$TMPD/g.err"
+[ $? -eq 2 ] && [ ! -e "$TMPD/g.c" ]
+tap $? "help-data.sh: no names is a usage error"
+sh $gen "$TMPD/g.c" src/help csum lat >"$TMPD/g.out" 2>&1
+rc=$?
+c=$(($(wc -c <src/help/csum.txt)))
+l=$(($(wc -c <src/help/lat.txt)))
+[ "$rc" -eq 0 ] && grep -q "^	\[BB_HELP_CSUM\] = { 0, $c },\$" "$TMPD/g.c" &&
+	grep -q "^	\[BB_HELP_LAT\] = { $c, $l },\$" "$TMPD/g.c" &&
+	grep -q "^const size_t bb_help_total = $((c + l));\$" "$TMPD/g.c"
+tap $? "help-data.sh: the index gives each text's offset and length"
+ls "$TMPD" | grep -q '^g\.c\.tmp'
+[ $? -ne 0 ]
+tap $? "help-data.sh leaves no temporary file"
+cp -p "$TMPD/g.c" "$TMPD/g.keep"
+touch -t 200001010000 "$TMPD/g.c"
+sh $gen "$TMPD/g.c" src/help csum lat
+[ -z "$(find "$TMPD/g.c" -newer "$TMPD/g.keep")" ] && cmp -s "$TMPD/g.c" "$TMPD/g.keep"
+tap $? "help-data.sh leaves an unchanged file untouched (nothing recompiles)"
