@@ -16,6 +16,7 @@
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/help.h"
+#include "core/mathx.h"
 #include "core/pages.h"
 #include "core/parse.h"
 #include "core/plateau.h"
@@ -23,7 +24,6 @@
 #include "kernels/lat_chase.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +147,7 @@ static void plan_sizes(struct lat_plan *p, const struct lat_opts *o, uint64_t mi
 	p->sizes = bb_xmalloc(cap * sizeof *p->sizes);
 	p->n = 0;
 	for (int k = 0;; k++) {
-		double v = (double)min * pow(2.0, (double)k / o->ppd);
+		double v = (double)min * bb_exp2((double)k / o->ppd);
 		if (v > (double)max * (1 + 1e-9))
 			break;
 		size_t s = round_to(v, p->stride);

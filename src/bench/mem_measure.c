@@ -27,6 +27,7 @@
  */
 #include "mem_applet.h"
 #include "core/error.h"
+#include "core/mathx.h"
 #include "core/progress.h"
 #include "core/rounds.h"
 #include "core/stats.h"
@@ -672,7 +673,7 @@ static void sweep_row(struct bb_run *run, struct bb_result *r, const struct mem_
 /* The k-th size: min * 2^(k/4), in multiples of 16 bytes from 64 up. */
 static size_t sweep_size(uint64_t min, int k)
 {
-	double x = (double)min * pow(2.0, (double)k / SWEEP_POINTS_PER_DOUBLING);
+	double x = (double)min * bb_exp2((double)k / SWEEP_POINTS_PER_DOUBLING);
 	uint64_t n = (uint64_t)llround(x);
 
 	return (size_t)(n >= 64 ? (n + 8) / 16 * 16 : n);

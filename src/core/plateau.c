@@ -4,6 +4,7 @@
  * gentle drift, trim edges that leave the plateau's robust line. */
 #include "plateau.h"
 #include "error.h"
+#include "mathx.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ void bb_plateau_defaults(struct bb_plateau_opts *o, double points_per_doubling)
 	o->min_points = (size_t)(ppd * 3 / 4) + 1;   /* 3/4 of a doubling */
 	if (o->min_points < 2)
 		o->min_points = 2;
-	o->max_rise_per_point = pow(FLAT_PER_DOUBLING, 1.0 / ppd);
+	o->max_rise_per_point = bb_exp(bb_log(FLAT_PER_DOUBLING) / ppd);
 	o->min_jump = MIN_JUMP;
 	o->edge_ratio = EDGE_RATIO;
 }
@@ -107,7 +108,7 @@ static double slope(struct scan *s, const size_t *idx, size_t n)
 
 	for (size_t a = 0; a < n; a += step)
 		for (size_t b = a + step; b < n; b += step)
-			slopes[np++] = (log(s->y[idx[b]]) - log(s->y[idx[a]])) /
+			slopes[np++] = (bb_log(s->y[idx[b]]) - bb_log(s->y[idx[a]])) /
 				       (double)(idx[b] - idx[a]);
 	return np ? median_inplace(slopes, np) : 0.0;
 }
@@ -115,7 +116,7 @@ static double slope(struct scan *s, const size_t *idx, size_t n)
 /* The candidate's trend as a ratio per point (>= 1). */
 static double trend(struct scan *s)
 {
-	return exp(fabs(slope(s, s->mem, s->nmem)));
+	return bb_exp(fabs(slope(s, s->mem, s->nmem)));
 }
 
 static double span_median(struct scan *s, size_t first, size_t last)
@@ -156,7 +157,7 @@ static double junction_rise(struct scan *s, const struct bb_plateau *a, const st
 	ma = span_median(s, a->last + 1 - ka, a->last);
 	mb = span_median(s, b->first, b->first + kb - 1);
 	dist = ((double)b->first + (double)(kb - 1) / 2) - ((double)a->last - (double)(ka - 1) / 2);
-	return exp(fabs(log(mb / ma)) / (dist > 1 ? dist : 1));
+	return bb_exp(fabs(bb_log(mb / ma)) / (dist > 1 ? dist : 1));
 }
 
 /* Joins neighbouring plateaus at the same level, joined by a rise no
@@ -195,7 +196,7 @@ static struct line fit_span(struct scan *s, const struct bb_plateau *p)
 		s->mem[i] = p->first + i;
 	l.b = slope(s, s->mem, n);
 	for (size_t i = 0; i < n; i++)
-		s->tmp[i] = log(s->y[p->first + i]) - l.b * (double)(p->first + i);
+		s->tmp[i] = bb_log(s->y[p->first + i]) - l.b * (double)(p->first + i);
 	l.a = median_inplace(s->tmp, n);
 	return l;
 }
@@ -203,7 +204,7 @@ static struct line fit_span(struct scan *s, const struct bb_plateau *p)
 /* How far point i lies above (+) or below (-) the line, in edge_ratios. */
 static double off_line(const struct scan *s, const struct line *l, size_t i)
 {
-	return (log(s->y[i]) - (l->a + l->b * (double)i)) / log(s->o->edge_ratio);
+	return (bb_log(s->y[i]) - (l->a + l->b * (double)i)) / bb_log(s->o->edge_ratio);
 }
 
 /* Drops edge points that leave the plateau's robust line by more than
