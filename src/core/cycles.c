@@ -1,6 +1,7 @@
 /* cycles.c - cycle and tick counters; the arch-specific part is one
  * small read function per architecture. */
 #include "cycles.h"
+#include "parse.h"
 #include "timer.h"
 
 #include <stdio.h>
@@ -136,7 +137,7 @@ static double ppc_timebase_hz(void)
 		if (strncmp(line, "timebase", 8) == 0) {
 			char *colon = strchr(line, ':');
 			if (colon)
-				hz = strtod(colon + 1, NULL);
+				hz = bb_strtod(colon + 1, NULL);
 			break;
 		}
 	fclose(f);

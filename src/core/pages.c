@@ -1,10 +1,13 @@
 /* pages.c - buffers on base pages, hugetlb pages or transparent huge pages,
  * touched before use and described honestly (see pages.h). */
 #include "pages.h"
+#include "parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -15,13 +18,13 @@
 static size_t huge_page_bytes(void)
 {
 	char line[128];
-	unsigned long kb = 0;
+	unsigned long long kb = 0;
 	FILE *f = fopen("/proc/meminfo", "r");
 
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+		if (bb_scan_field(line, "Hugepagesize:", &kb) == 0)
 			break;
 	fclose(f);
 	return (size_t)kb * 1024;
@@ -171,20 +174,36 @@ void bb_pages_unmap(struct bb_pages *m)
 	m->map = m->buf = NULL;
 }
 
-/* Adds the AnonHugePages of every smaps entry inside [lo, hi); -1 when no
- * entry lies inside (the buffer shares an entry we cannot split). */
-static long long sum_thp(FILE *f, unsigned long lo, unsigned long hi)
+/* An smaps entry's first line, "7f12a000-7f12b000 rw-p ...": its start
+ * and end address; -1 (and nothing set) for any other line. */
+static int smaps_range(const char *line, unsigned long *start, unsigned long *end)
+{
+	char *dash;
+	unsigned long s;
+
+	if (!isxdigit((unsigned char)line[0]))
+		return -1;
+	s = strtoul(line, &dash, 16);
+	if (*dash != '-' || !isxdigit((unsigned char)dash[1]))
+		return -1;
+	*end = strtoul(dash + 1, NULL, 16);
+	*start = s;
+	return 0;
+}
+
+long long bb_pages_thp_in(FILE *f, unsigned long lo, unsigned long hi)
 {
 	char line[256];
-	unsigned long start, end, kb;
+	unsigned long start, end;
+	unsigned long long kb;
 	long long total = 0;
 	int inside = 0, seen = 0;
 
 	while (fgets(line, sizeof line, f)) {
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+		if (smaps_range(line, &start, &end) == 0) {
 			inside = start >= lo && end <= hi;
 			seen |= inside;
-		} else if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1) {
+		} else if (inside && bb_scan_field(line, "AnonHugePages:", &kb) == 0) {
 			total += (long long)kb * 1024;
 		}
 	}
@@ -199,7 +218,7 @@ long long bb_pages_thp_bytes(const struct bb_pages *m)
 
 	if (!f)
 		return -1;
-	total = sum_thp(f, lo, lo + (unsigned long)round_up(m->bytes, m->base_bytes));
+	total = bb_pages_thp_in(f, lo, lo + (unsigned long)round_up(m->bytes, m->base_bytes));
 	fclose(f);
 	return total;
 }

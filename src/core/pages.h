@@ -9,6 +9,7 @@
 #define BB_PAGES_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum bb_page_kind { BB_PAGES_BASE, BB_PAGES_HUGETLB, BB_PAGES_THP };
 
@@ -32,5 +33,10 @@ void bb_pages_unmap(struct bb_pages *m);
 /* Bytes of [buf, buf+bytes) that /proc/self/smaps counts as AnonHugePages,
  * or -1 when it cannot be read. */
 long long bb_pages_thp_bytes(const struct bb_pages *m);
+
+/* The same for [lo, hi) from an smaps text read from f: the sum of the
+ * AnonHugePages of the entries inside it, or -1 when none lies inside
+ * (the range shares an entry that cannot be split). */
+long long bb_pages_thp_in(FILE *f, unsigned long lo, unsigned long hi);
 
 #endif

@@ -3,9 +3,15 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Significant digits kept of a decimal number: 19 fit in 64 bits. */
+#define KEEP_DIGITS 19
+/* Exponents beyond this (in digits) make 0 or infinity anyway. */
+#define EXP_LIMIT 100000
 
 static int parse_digits(const char *s, const char **end, uint64_t *out)
 {
@@ -85,6 +91,109 @@ int bb_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* A decimal number as read: value = digits * 10^exp10. */
+struct decimal {
+	uint64_t digits;   /* the first KEEP_DIGITS significant digits */
+	int ndigits;       /* how many of them digits holds */
+	long exp10;
+	int any;           /* a digit was seen */
+};
+
+/* Digits with at most one '.' among them; returns where they end. */
+static const char *scan_mantissa(const char *p, struct decimal *d)
+{
+	int point = 0;
+
+	for (;; p++) {
+		if (*p == '.' && !point) {
+			point = 1;
+			continue;
+		}
+		if (!isdigit((unsigned char)*p))
+			return p;
+		d->any = 1;
+		if (d->ndigits < KEEP_DIGITS) {
+			if (d->digits || *p != '0') {
+				d->digits = d->digits * 10 + (uint64_t)(*p - '0');
+				d->ndigits++;
+			}
+			d->exp10 -= point;
+		} else {
+			d->exp10 += !point;   /* a digit too many: only its place counts */
+		}
+	}
+}
+
+/* "e12", "E-3", "e+7" at p, added to *exp10; returns where it ends, or p
+ * when there is no exponent there (an 'e' without digits is not one). */
+static const char *scan_exponent(const char *p, long *exp10)
+{
+	const char *q = p + 1;
+	long e = 0;
+	int neg = 0;
+
+	if (*p != 'e' && *p != 'E')
+		return p;
+	if (*q == '+' || *q == '-')
+		neg = *q++ == '-';
+	if (!isdigit((unsigned char)*q))
+		return p;
+	for (; isdigit((unsigned char)*q); q++)
+		if (e < EXP_LIMIT)
+			e = e * 10 + (*q - '0');
+	*exp10 += neg ? -e : e;
+	return q;
+}
+
+/* 10^n for 0 <= n <= 22: every product is exact. */
+static double pow10_exact(int n)
+{
+	double p = 1.0;
+
+	while (n-- > 0)
+		p *= 10.0;
+	return p;
+}
+
+/* v * 10^e: one correctly rounded step when |e| <= 22, else steps of
+ * 10^22 first (a few ulp at most), stopping at infinity or zero. */
+static double scale10(double v, long e)
+{
+	for (; e > 22 && v <= DBL_MAX; e -= 22)
+		v *= 1e22;
+	for (; e < -22 && v != 0; e += 22)
+		v /= 1e22;
+	if (e > 22 || e < -22)
+		return v;
+	return e >= 0 ? v * pow10_exact((int)e) : v / pow10_exact((int)-e);
+}
+
+double bb_strtod(const char *s, char **end)
+{
+	struct decimal d = { 0, 0, 0, 0 };
+	const char *p = s;
+	int neg = 0;
+	double v;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	p = scan_mantissa(p, &d);
+	if (!d.any) {
+		if (end)
+			*end = (char *)s;
+		return 0.0;
+	}
+	p = scan_exponent(p, &d.exp10);
+	if (end)
+		*end = (char *)p;
+	v = d.digits ? scale10((double)d.digits, d.exp10) : 0.0;
+	if (v > DBL_MAX || (d.digits && v < DBL_MIN))
+		errno = ERANGE;
+	return neg ? -v : v;
+}
+
 int bb_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;
@@ -93,7 +202,7 @@ int bb_parse_double(const char *s, double min, double max, double *out)
 	if (!s || !*s || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
-	v = strtod(s, &end);
+	v = bb_strtod(s, &end);
 	if (errno || *end || !isfinite(v) || v < min || v > max)
 		return -1;
 	*out = v;
@@ -125,5 +234,20 @@ int bb_parse_label(const char *s, char *key, int keylen, char *val, int vallen)
 	memcpy(key, s, (size_t)klen);
 	key[klen] = '\0';
 	memcpy(val, eq + 1, (size_t)vlen + 1);
+	return 0;
+}
+
+int bb_scan_field(const char *line, const char *name, unsigned long long *out)
+{
+	size_t n = strlen(name);
+	const char *p = line + n;
+
+	if (strncmp(line, name, n) != 0)
+		return -1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	*out = strtoull(p, NULL, 10);
 	return 0;
 }

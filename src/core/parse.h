@@ -1,7 +1,9 @@
-/* parse.h - strict parsing of numbers, sizes and KEY=VALUE labels.
+/* parse.h - strict parsing of numbers, sizes and KEY=VALUE labels (option
+ * values), and the lenient readers beneath them: a decimal number as
+ * strtod reads it, a "Name: number" line of a /proc file.
  *
- * Every function returns 0 on success and -1 on any malformed input
- * (empty, trailing junk, negative, overflow, out of range); it never
+ * Every bb_parse_ function returns 0 on success and -1 on any malformed
+ * input (empty, trailing junk, negative, overflow, out of range); none
  * prints.  Callers turn -1 into a one-line usage error.
  */
 #ifndef BB_PARSE_H
@@ -16,8 +18,28 @@ int bb_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * an optional trailing "i" or "iB"/"B" is accepted: 4K, 4KiB, 4kb). */
 int bb_parse_size(const char *s, uint64_t *out);
 
-/* Positive finite decimal number (e.g. seconds). */
+/* Finite decimal number in [min, max] (e.g. seconds): what bb_strtod
+ * reads, with nothing before or after it.  Hex, "inf" and "nan" are
+ * refused, as are numbers that overflow or fall below DBL_MIN. */
 int bb_parse_double(const char *s, double min, double max, double *out);
+
+/* A decimal number as strtod reads one, without the C library's
+ * (large) float scanner: blanks, an optional sign, digits with an optional
+ * '.', an optional exponent (e or E, sign, digits).  *end (when end is not
+ * NULL) is set after the last character used, or to s when there is no
+ * number (then 0 is returned).  Exact (correctly rounded) for up to 15
+ * significant digits with a decimal exponent within +-22, within a few ulp
+ * beyond (digits after the 19th only count for their place); on overflow
+ * +-HUGE_VAL and on underflow (below DBL_MIN) the value with errno ERANGE,
+ * as strtod.  No hex, infinity or NaN: those end the number where they
+ * start ("0x10" reads 0 and stops at 'x'). */
+double bb_strtod(const char *s, char **end);
+
+/* For lines of /proc files such as "MemTotal:     16384 kB": when line
+ * starts with name (its colon included), then blanks and a decimal
+ * number, stores the number and returns 0; else returns -1 and leaves
+ * *out alone.  A number too large is read as ULLONG_MAX. */
+int bb_scan_field(const char *line, const char *name, unsigned long long *out);
 
 /* KEY=VALUE; KEY is 1..63 characters of [A-Za-z0-9_.-], VALUE is 0..255
  * printable characters.  Pointers into caller buffers are returned. */

@@ -3,6 +3,7 @@
  * boards, qemu-user, containers).  The board identity facts are collected
  * by src/facts/ into si->facts. */
 #include "sysinfo.h"
+#include "parse.h"
 #include "version.h"
 #include "facts/facts.h"
 #include "facts/root.h"
@@ -103,9 +104,9 @@ static void meminfo(struct bb_sysinfo *si)
 	if (!f)
 		return;
 	while (fgets(line, sizeof line, f)) {
-		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+		if (bb_scan_field(line, "MemTotal:", &kb) == 0)
 			si->mem_total_bytes = (uint64_t)kb * 1024;
-		else if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+		else if (bb_scan_field(line, "MemAvailable:", &kb) == 0)
 			si->mem_available_bytes = (uint64_t)kb * 1024;
 	}
 	fclose(f);
@@ -123,10 +124,10 @@ static void cpufreq(struct bb_sysinfo *si)
 	read_line(path, si->governor, sizeof si->governor);
 	snprintf(path, sizeof path, "%sscaling_cur_freq", base);
 	if (read_line(path, buf, sizeof buf) == 0)
-		si->cur_freq_hz = atof(buf) * 1e3;
+		si->cur_freq_hz = bb_strtod(buf, NULL) * 1e3;
 	snprintf(path, sizeof path, "%scpuinfo_max_freq", base);
 	if (read_line(path, buf, sizeof buf) == 0)
-		si->max_freq_hz = atof(buf) * 1e3;
+		si->max_freq_hz = bb_strtod(buf, NULL) * 1e3;
 }
 
 /* "always [madvise] never" -> "madvise" */

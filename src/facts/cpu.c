@@ -251,13 +251,36 @@ static void arm_facts(struct bb_kvlist *kv, const struct cpuinfo *ci)
 
 /* ---- PowerPC ---- */
 
+/* One to four hex digits at *p after blanks, into *v; *p moves past
+ * them.  -1 (nothing moved or set) when there is no hex digit. */
+static int hex4(const char **p, unsigned *v)
+{
+	const char *q = *p;
+	unsigned x = 0;
+	int n;
+
+	while (*q == ' ' || *q == '\t')
+		q++;
+	for (n = 0; n < 4 && isxdigit((unsigned char)q[n]); n++)
+		x = x * 16 + (unsigned)(isdigit((unsigned char)q[n]) ? q[n] - '0'
+							  : tolower((unsigned char)q[n]) - 'a' + 10);
+	if (n == 0)
+		return -1;
+	*p = q + n;
+	*v = x;
+	return 0;
+}
+
 /* "24.211 (pvr 4222 18d3)" -> "0x422218d3"; 0, or -1 without a pvr. */
 static int ppc_pvr(const char *revision, char *out, size_t len)
 {
 	const char *p = revision ? strstr(revision, "(pvr ") : NULL;
 	unsigned ver, rev;
 
-	if (!p || sscanf(p, "(pvr %4x %4x)", &ver, &rev) != 2)
+	if (!p)
+		return -1;
+	p += 5;
+	if (hex4(&p, &ver) || hex4(&p, &rev))
 		return -1;
 	snprintf(out, len, "0x%04x%04x", ver, rev);
 	return 0;

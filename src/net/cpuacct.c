@@ -2,29 +2,42 @@
 #include "cpuacct.h"
 #include "core/timer.h"
 
+#include <ctype.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Up to max decimal numbers separated by blanks at p, into v; returns
+ * how many were read (the line's end or anything else ends them). */
+static int read_counters(const char *p, uint64_t *v, int max)
+{
+	int n;
+
+	for (n = 0; n < max; n++) {
+		char *end;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			break;
+		v[n] = strtoull(p, &end, 10);
+		p = end;
+	}
+	return n;
+}
 
 int bb_procstat_parse(const char *text, struct bb_procstat *ps)
 {
 	uint64_t v[8] = { 0 };
 	const char *line = text;
-	int n;
 
 	while (line && strncmp(line, "cpu ", 4) != 0) {
 		line = strchr(line, '\n');
 		if (line)
 			line++;
 	}
-	if (!line)
-		return -1;
-	n = sscanf(line + 4, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-		   " %" SCNu64 " %" SCNu64 " %" SCNu64,
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
-	if (n < 4)
+	if (!line || read_counters(line + 4, v, 8) < 4)
 		return -1;
 	ps->user = v[0];
 	ps->nice = v[1];

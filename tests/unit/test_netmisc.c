@@ -117,6 +117,13 @@ static void test_procstat_parse(void **state)
 	assert_int_equal(bb_procstat_parse("cpu0 1 2 3 4\n", &ps), -1);
 	assert_int_equal(bb_procstat_parse("cpu  x\n", &ps), -1);
 	assert_int_equal(bb_procstat_parse("", &ps), -1);
+	/* the counters of the cpu line only, 64-bit ones too */
+	assert_int_equal(bb_procstat_parse("cpu  1 2 3\n4 5 6\n", &ps), -1);
+	assert_int_equal(bb_procstat_parse("cpu 18446744073709551615 0 0 9 8x\n", &ps), 0);
+	assert_true(ps.user == UINT64_MAX && ps.idle == 9 && ps.iowait == 8 && ps.irq == 0);
+	memset(&ps, 0x5a, sizeof ps);
+	assert_int_equal(bb_procstat_parse("cpu  1 2 -3 4\n", &ps), -1);
+	assert_true(ps.user == 0x5a5a5a5a5a5a5a5aull);   /* nothing set */
 }
 
 static void test_cpu_delta(void **state)

@@ -1,13 +1,20 @@
 /* test_parse.c - unit tests for src/core/parse.c: the strict parsers every
  * option value goes through (counts, sizes with K/M/G, seconds, labels).
- * Each bad input must be rejected with -1 and leave the output untouched. */
+ * Each bad input must be rejected with -1 and leave the output untouched.
+ * bb_strtod is compared with the C library's strtod (value, end, errno),
+ * and bb_scan_field with the /proc lines it reads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/parse.h"
@@ -201,6 +208,172 @@ static void test_double_invalid(void **state)
 	double_bad("-0.001", 0, 10);
 }
 
+/* What strtod also accepts, and bb_parse_double still does. */
+static void test_double_forms(void **state)
+{
+	(void)state;
+	assert_true(double_ok("+1.5", 0, 10) == 1.5);
+	assert_true(double_ok("1.", 0, 10) == 1.0);
+	assert_true(double_ok("1E1", 0, 100) == 10.0);
+	assert_true(double_ok("2.5e+1", 0, 100) == 25.0);
+	assert_true(double_ok("0.000001", 0, 1) == 1e-6);
+	assert_true(double_ok("0e99999999999", 0, 1) == 0.0);
+	assert_true(double_ok("86400", 1e-3, 86400) == 86400.0);
+	assert_true(double_ok("0.05", 1e-6, 0.5) == 0.05);
+	assert_true(double_ok("100000000000000000000000000000e-29", 0, 10) == 1.0);
+}
+
+/* Refused with the same -1 (so the same one-line usage error) as any
+ * malformed value: hex, exponents without digits, subnormals. */
+static void test_double_refused(void **state)
+{
+	static const char *const bad[] = {
+		"0x10", "0x1p3", "0X1", "1e", "1e+", "1e-", "1.2.3", "1..2", "+", "-",
+		"+-1", "1e1.5", "e", "1 e3", "1e99999999999999999999", "1e-310",
+		"nan(1)", "Infinity", "1,5", "\xef\xbc\x91",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		double_bad(bad[i], -1e300, 1e300);
+}
+
+/* A fixed xorshift64 stream: the same strings on every run. */
+static uint64_t next_u64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A random decimal in buf: optional '-', ndig digits with a '.' somewhere
+ * (or none), an exponent in [-emax, emax]. */
+static void random_decimal(uint64_t *st, char *buf, int maxdig, int emax)
+{
+	int ndig = 1 + (int)(next_u64(st) % (uint64_t)maxdig);
+	int point = (int)(next_u64(st) % (uint64_t)(ndig + 1)), k = 0;
+
+	if (next_u64(st) & 1)
+		buf[k++] = '-';
+	for (int j = 0; j < ndig; j++) {
+		if (j == point)
+			buf[k++] = '.';
+		buf[k++] = (char)('0' + next_u64(st) % 10);
+	}
+	snprintf(buf + k, 16, "e%d", (int)(next_u64(st) % (uint64_t)(2 * emax + 1)) - emax);
+}
+
+/* bb_strtod and strtod on s: the same end, and values within tol
+ * (relative; 0: identical). */
+static void like_strtod(const char *s, double tol)
+{
+	char *e1, *e2;
+	double a = strtod(s, &e1), b = bb_strtod(s, &e2);
+
+	if (e1 != e2 || !(a == b || fabs(a - b) <= tol * fabs(a)))
+		fail_msg("'%s': strtod %a (%td chars), bb_strtod %a (%td chars)", s, a,
+			 e1 - s, b, e2 - s);
+}
+
+/* Up to 15 significant digits and a decimal exponent within +-22 (7 in
+ * the exponent, up to 15 from the point): exactly strtod's value. */
+static void test_strtod_exact_range(void **state)
+{
+	uint64_t st = 0x2545f4914f6cdd1dull;
+	char buf[64];
+
+	(void)state;
+	for (int i = 0; i < 300000; i++) {
+		random_decimal(&st, buf, 15, 7);
+		like_strtod(buf, 0);
+	}
+}
+
+/* More digits and exponents up to the edges of the range: close. */
+static void test_strtod_beyond(void **state)
+{
+	uint64_t st = 0x853c49e6748fea9bull;
+	char buf[96];
+
+	(void)state;
+	for (int i = 0; i < 300000; i++) {
+		random_decimal(&st, buf, 40, 290);
+		like_strtod(buf, 1e-14);
+	}
+}
+
+static void test_strtod_ends(void **state)
+{
+	static const char *const same[] = {
+		"0", "-0", "1.5s", "  42x", "\t-7.25e2,", "1e", "1e+", "1E-x", ".5",
+		"5.", "-.5e-1x", "00012.5000", "1.2.3", "+.e1", ".", "+", "-", "",
+		"abc", "e5", "1e400", "1e-400", "123456789012345678901234567890",
+		"0.000000000000000000000000000000000001234", "9007199254740993",
+		"1.7976931348623157e308", "2.2250738585072014e-308", "4.9e-324e",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+		like_strtod(same[i], 1e-15);
+	like_strtod("0.1", 0);
+	like_strtod("3.14159265358979", 0);
+	like_strtod("1e22", 0);
+	like_strtod("1e23", 0);
+}
+
+/* Where bb_strtod stops short of strtod, on purpose: no hex, inf or NaN. */
+static void test_strtod_no_hex_inf_nan(void **state)
+{
+	char *end;
+
+	(void)state;
+	assert_true(bb_strtod("0x10", &end) == 0.0 && *end == 'x');
+	assert_true(bb_strtod("inf", &end) == 0.0 && *end == 'i');
+	assert_true(bb_strtod("-nan", &end) == 0.0 && *end == '-');
+	assert_true(bb_strtod("12", NULL) == 12.0);
+}
+
+static void test_strtod_errno(void **state)
+{
+	(void)state;
+	errno = 0;
+	assert_true(bb_strtod("1e309", NULL) == HUGE_VAL && errno == ERANGE);
+	errno = 0;
+	assert_true(bb_strtod("-1e99999", NULL) == -HUGE_VAL && errno == ERANGE);
+	errno = 0;
+	assert_true(bb_strtod("1e-400", NULL) == 0.0 && errno == ERANGE);
+	errno = 0;
+	assert_true(bb_strtod("1e-310", NULL) < DBL_MIN && errno == ERANGE);
+	errno = 0;
+	assert_true(fabs(bb_strtod("1e308", NULL) - 1e308) <= 1e-15 * 1e308 && errno == 0);
+	assert_true(bb_strtod("0e-99999", NULL) == 0.0 && errno == 0);
+	assert_true(bb_strtod("2.2250738585072014e-308", NULL) == DBL_MIN && errno == 0);
+}
+
+static void test_scan_field(void **state)
+{
+	unsigned long long v = 7;
+
+	(void)state;
+	assert_int_equal(bb_scan_field("MemTotal:       16303640 kB\n", "MemTotal:", &v), 0);
+	assert_true(v == 16303640);
+	assert_int_equal(bb_scan_field("Hugepagesize:\t2048 kB", "Hugepagesize:", &v), 0);
+	assert_true(v == 2048);
+	assert_int_equal(bb_scan_field("MemAvailable:0", "MemAvailable:", &v), 0);
+	assert_true(v == 0);
+	assert_int_equal(bb_scan_field("X: 99999999999999999999999", "X:", &v), 0);
+	assert_true(v == ULLONG_MAX);
+	v = 7;
+	assert_int_equal(bb_scan_field("MemTotal: x kB", "MemTotal:", &v), -1);
+	assert_int_equal(bb_scan_field("MemTotal:", "MemTotal:", &v), -1);
+	assert_int_equal(bb_scan_field("MemTotal: -5 kB", "MemTotal:", &v), -1);
+	assert_int_equal(bb_scan_field("MemFree: 5 kB", "MemTotal:", &v), -1);
+	assert_int_equal(bb_scan_field("memtotal: 5 kB", "MemTotal:", &v), -1);
+	assert_int_equal(bb_scan_field("", "MemTotal:", &v), -1);
+	assert_true(v == 7);
+}
+
 /* Parse a label into generous buffers; returns rc. */
 static int label(const char *s, char *key, char *val)
 {
@@ -306,6 +479,14 @@ int main(void)
 		cmocka_unit_test(test_size_bad_suffix),
 		cmocka_unit_test(test_double_valid),
 		cmocka_unit_test(test_double_invalid),
+		cmocka_unit_test(test_double_forms),
+		cmocka_unit_test(test_double_refused),
+		cmocka_unit_test(test_strtod_exact_range),
+		cmocka_unit_test(test_strtod_beyond),
+		cmocka_unit_test(test_strtod_ends),
+		cmocka_unit_test(test_strtod_no_hex_inf_nan),
+		cmocka_unit_test(test_strtod_errno),
+		cmocka_unit_test(test_scan_field),
 		cmocka_unit_test(test_label_valid),
 		cmocka_unit_test(test_label_bad_key),
 		cmocka_unit_test(test_label_control_chars),
