@@ -72,10 +72,19 @@ int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)
 
 void bb_cli_bad(int opt, char **argv)
 {
-	const char *text = optind > 0 ? argv[optind - 1] : "?";
+	const char *text = optind > 0 ? argv[optind - 1] : NULL;
+	int is_long;
+
+	/* musl's getopt steps optind past the end when the last argument is
+	 * a short option without its value: argv[optind - 1] is then the NULL
+	 * after the arguments, and the option the one before it. */
+	if (!text && optind > 1)
+		text = argv[optind - 2];
+	if (!text)
+		text = "?";
 	/* getopt reports a long option by its value, which may be a letter
 	 * the applet has no short option for: name it as it was typed. */
-	int is_long = strncmp(text, "--", 2) == 0;
+	is_long = strncmp(text, "--", 2) == 0;
 
 	if (opt == ':') {
 		if (optopt > 0 && optopt < 0x100 && !is_long)
