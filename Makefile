@@ -218,8 +218,9 @@ ifneq ($(BB_APPLETS),)
 BB_CFLAGS += $(patsubst %,-DBB_NO_APPLET_%,$(filter-out $(BB_APPLETS),$(BB_ALL_APPLETS)))
 endif
 # RESOLVER=0 leaves the C library's name lookup out (11 KB of a static
-# musl x86-64 binary): hosts are then numeric addresses, and a name is
-# refused with a one-line error that says so.
+# musl x86-64 binary): hosts are then numeric addresses or names in
+# /etc/hosts, read by boardbench itself; any other name is refused with a
+# one-line error that says so (net/sock.c).
 RESOLVER ?= 1
 ifeq ($(RESOLVER),0)
 BB_CFLAGS += -DBB_NO_RESOLVER

@@ -113,10 +113,12 @@ int bb_addr_resolve(const char *host, unsigned port, int family, int socktype,
 	 * hosts file is read by hand (BB_HOSTS_FILE, for the tests). */
 	(void)hints, (void)service, (void)res, (void)socktype;
 	const char *hosts = getenv("BB_HOSTS_FILE");
-	if (hosts_lookup(hosts && *hosts ? hosts : "/etc/hosts", host, port, family, a) == 0)
+	if (!hosts || !*hosts)
+		hosts = "/etc/hosts";
+	if (hosts_lookup(hosts, host, port, family, a) == 0)
 		return 0;
-	snprintf(err, errlen, "cannot resolve host '%s': not in /etc/hosts, and this build "
-		 "looks up no other names (made with RESOLVER=0)", host);
+	snprintf(err, errlen, "cannot resolve host '%s': not in %s, and this build "
+		 "looks up no other names (made with RESOLVER=0)", host, hosts);
 	return -1;
 #elif defined(BB_STATIC_LINK) && defined(__GLIBC__) && !defined(__UCLIBC__)
 	/* A static glibc binary would load the board's NSS modules, which must
