@@ -59,3 +59,29 @@ complete_words "$BB_ABS" run --outdir "$TMPD/fi" >"$TMPD/got"
 [ ! -s "$TMPD/got" ]
 tap $? "--outdir does not offer files"
 has "lat --mode: its values" "random sequential" "$BB_ABS" lat --mode ""
+
+# The option reader is an awk program: the same options under every awk
+# this machine has (mawk is Debian's default, gawk that of most other
+# distributions, BusyBox awk a board's), each put first on PATH.
+complete_words "$BB_ABS" ttcp - | sort >"$TMPD/ref"
+for a in mawk gawk busybox; do
+	if ! command -v $a >/dev/null 2>&1; then
+		echo "ok - options under $a # SKIP no $a"
+		continue
+	fi
+	mkdir -p "$TMPD/awk-$a"
+	if [ $a = busybox ]; then
+		printf '#!/bin/sh\nexec busybox awk "$@"\n' >"$TMPD/awk-$a/awk"
+		chmod +x "$TMPD/awk-$a/awk"
+	else
+		ln -sf "$(command -v $a)" "$TMPD/awk-$a/awk"
+	fi
+	PATH="$TMPD/awk-$a:$PATH" complete_words "$BB_ABS" ttcp - 2>"$TMPD/err" | sort >"$TMPD/got"
+	[ -s "$TMPD/got" ] && [ ! -s "$TMPD/err" ] && cmp -s "$TMPD/ref" "$TMPD/got" &&
+		grep -qx -- --streams "$TMPD/got"
+	tap $? "ttcp -: the same options under $a ($(wc -l <"$TMPD/got") words)"
+	[ -s "$TMPD/err" ] && sed 's/^/#   /' "$TMPD/err" | head -3
+	PATH="$TMPD/awk-$a:$PATH" complete_words "$BB_ABS" compare -- >"$TMPD/got" 2>&1
+	grep -qx -- --fail-on-regression "$TMPD/got"
+	tap $? "compare --: --fail-on-regression under $a"
+done
