@@ -84,13 +84,18 @@ awk_true() {
 	awk "$@" "BEGIN { exit !($e) }"
 }
 
+# |x| for the awk programs below: BusyBox awk built without its maths
+# library (as Debian's is) has no ^ operator.
+AWK_ABS='function abs(x) { return x < 0 ? -x : x }
+'
+
 # classic_ok OUT PREFIX JSON: "PREFIX: B bytes in R real seconds = V KB/sec"
 # agrees with the JSON total (V is B / 1024 / seconds, classic ttcp's KB).
 classic_ok() {
 	grep "^$2: [0-9]* bytes in [0-9.]* real seconds = [0-9.]* KB/sec +++$" "$1" | head -1 |
-		awk -v b="$(jnum "$3" total bytes)" -v s="$(jnum "$3" total real_s)" '
-		{ ok = b != "" && $2 == b && s > 0 && ($5 - s)^2 <= 0.0051^2 &&
-		       ($9 - b / 1024 / s)^2 <= (0.0051 + 1e-9 * $9)^2; n++ }
+		awk -v b="$(jnum "$3" total bytes)" -v s="$(jnum "$3" total real_s)" "$AWK_ABS"'
+		{ ok = b != "" && $2 == b && s > 0 && abs($5 - s) <= 0.0051 &&
+		       abs($9 - b / 1024 / s) <= 0.0051 + 1e-9 * $9; n++ }
 		END { exit !(n == 1 && ok) }'
 }
 
@@ -99,16 +104,16 @@ classic_ok() {
 si_ok() {
 	grep "^$2: SI: " "$1" | head -1 |
 		awk -v b="$(jnum "$3" total bytes)" -v s="$(jnum "$3" total real_s)" \
-		    -v r="$(jnum "$3" total bits_per_s)" '
+		    -v r="$(jnum "$3" total bits_per_s)" "$AWK_ABS"'
 		{ u = $10; sub(/;$/, "", u)
 		  k = 0
 		  if (u == "bit/s") k = 1; else if (u == "kbit/s") k = 1e3
 		  else if (u == "Mbit/s") k = 1e6; else if (u == "Gbit/s") k = 1e9
 		  else if (u == "Tbit/s") k = 1e12
 		  want = 8 * $3 / $6
-		  ok = k > 0 && b != "" && $3 == b && ($6 - s)^2 <= 1e-12 && s > 0 &&
-		       (r - 8 * b / s)^2 <= (1e-9 * r)^2 &&
-		       ($9 * k - want)^2 <= (0.0051 * k + 1e-6 * want)^2; n++ }
+		  ok = k > 0 && b != "" && $3 == b && abs($6 - s) <= 1e-6 && s > 0 &&
+		       abs(r - 8 * b / s) <= 1e-9 * r &&
+		       abs($9 * k - want) <= 0.0051 * k + 1e-6 * want; n++ }
 		END { exit !(n == 1 && ok) }'
 }
 
@@ -176,7 +181,7 @@ tcp_shaped() {  # RATE_MBIT EXTRA_SENDER_OPTIONS
 	tap $? "$rate Mbit/s: the receiver's classic and SI lines agree with its JSON"
 	grep "^ttcp-t: acked: every byte acknowledged [0-9.]* s after the start = " \
 		"$TMPD/tx$rate.out" | awk -v s="$acked" -v r="$(jnum "$tx" total acked_bits_per_s)" \
-		-v b="$sent" '{ n++; ok = ($6 - s)^2 <= 1e-12 && (r - 8 * b / s)^2 <= (1e-9 * r)^2 }
+		-v b="$sent" "$AWK_ABS"'{ n++; ok = abs($6 - s) <= 1e-6 && abs(r - 8 * b / s) <= 1e-9 * r }
 		END { exit !(n == 1 && ok) }'
 	tap $? "$rate Mbit/s: the acked line and the JSON agree (bytes x 8 / acked_s)"
 }
