@@ -119,6 +119,24 @@ grep -Eq '^lava-test-case csum-1500-generic32 --result pass --measurement [0-9.]
 	"$TMPD/plain.out"
 tap $? "without lava-test-case in PATH, boardbench-lava.sh prints the lines"
 
+# On a board the shell and every tool are BusyBox: the same script under
+# BusyBox ash, with nothing but BusyBox's applets in PATH.
+if command -v busybox >/dev/null 2>&1; then
+	mkdir -p "$TMPD/bbin"
+	for a in $(busybox --list); do
+		ln -s "$(command -v busybox)" "$TMPD/bbin/$a"
+	done
+	PATH="$TMPD/bbin" busybox sh packaging/lava/boardbench-lava.sh -b "$BB_ABS" -o csum \
+		-d "$TMPD/out3" >"$TMPD/bb.out" 2>&1
+	grep -Eq '^lava-test-case csum-1500-generic32 --result pass --measurement [0-9.]+ --units ns$' \
+		"$TMPD/bb.out" && grep -qx 'lava-test-case boardbench-run --result pass' "$TMPD/bb.out"
+	rc=$?
+	tap $rc "boardbench-lava.sh under BusyBox ash and BusyBox's tools alone"
+	[ $rc -eq 0 ] || sed 's/^/#   /' "$TMPD/bb.out" | tail -5
+else
+	echo "ok - boardbench-lava.sh under BusyBox ash # SKIP no busybox"
+fi
+
 # --repeat: one file per run, numbered before the extension.
 expect_exit 0 "run --repeat 2 --only csum --lava r.sh exits 0" -- \
 	$BB run --repeat 2 --only csum --json "$TMPD/r.json" --lava "$TMPD/r.sh"
