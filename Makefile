@@ -9,6 +9,7 @@
 #                             scripts/musl-sysroot.sh in MUSL=$(MUSL_CACHE)/armel)
 #   make check                unit (cmocka) and integration tests; ends "N passed, N failed"
 #   make check SAN=1          the same under AddressSanitizer + UBSan (in build-san/)
+#   make unit | integration   only the cmocka tests, or only those that run the binary
 #   make run                  build and run the quick suite
 #   make install PREFIX=/usr DESTDIR=/tmp/stage   binary, man page, bash completion
 #   make install-links        also stream, lat, ... as symlinks to boardbench
@@ -347,6 +348,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ)
 
 check: $(BIN) $(UNIT_BIN)
 	@BB=$(BIN) UNIT_BINS="$(UNIT_BIN)" sh tests/run.sh
+
+unit: $(UNIT_BIN)
+	@UNIT_BINS="$(UNIT_BIN)" INTEGRATION=0 sh tests/run.sh
+
+integration: $(BIN)
+	@BB=$(BIN) UNIT_BINS= sh tests/run.sh
 
 # A libFuzzer harness for the results reader (clang; docs/json-schema.md says
 # how long it has run):  make fuzz && build-fuzz/fuzz_reader -max_len=65536 \
