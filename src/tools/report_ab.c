@@ -66,7 +66,7 @@ static void tally(const struct cmp *c, const char *applet, struct applet_tally *
 			continue;
 		if (r->headline)
 			t->head = r;
-		if (r->a->m->aux)
+		if (r->twin || r->evidence)
 			continue;
 		t->total++;
 		t->tested += !r->skip && r->ab.have_p;
@@ -186,7 +186,7 @@ static void verdict_table(FILE *f, const struct cmp *c)
 
 static int forest_row(const struct row *r)
 {
-	return !r->skip && r->ab.have_p && !r->a->m->aux && !is_calib(r) &&
+	return compare_in_family(r) && r->ab.have_p &&
 	       isfinite(r->ab.lo) && isfinite(r->ab.hi) && r->ab.lo > 0 && r->ab.hi > 0;
 }
 
@@ -436,36 +436,6 @@ static size_t headline_keys(const struct bb_runs *all, const struct compare_opts
 	return n;
 }
 
-/* The median of every sample of key in a group, in display units. */
-static double group_median(const struct bb_runs *g, const char *key)
-{
-	struct bb_metrics ms = { 0 };
-	double *v = NULL, med = NAN;
-	size_t n = 0;
-	struct bb_figures fig;
-
-	for (size_t i = 0; i < g->n; i++) {
-		size_t from = ms.n;
-		bb_metrics_add_run(&ms, &g->r[i]);
-		bb_metrics_add_totals(&ms, from);
-	}
-	for (size_t i = 0; i < ms.n; i++) {
-		const struct bb_metric *m = &ms.m[i];
-		if (m->bad || strcmp(m->key, key) != 0)
-			continue;
-		v = bb_xrealloc(v, (n + m->n + 1) * sizeof *v);
-		for (size_t j = 0; j < m->n; j++)
-			v[n++] = m->v[j] * m->disp_scale;
-	}
-	if (n) {
-		bb_metric_figures(v, n, 0, &fig);
-		med = fig.median;
-	}
-	free(v);
-	bb_metrics_free(&ms);
-	return med;
-}
-
 void report_headlines(FILE *f, const struct bb_runs *groups, const char *const *names, size_t n)
 {
 	struct compare_opts co = { .alpha = 0.05, .threshold = 0.02 };
@@ -480,9 +450,11 @@ void report_headlines(FILE *f, const struct bb_runs *groups, const char *const *
 			all.r[all.n++] = groups[g].r[i];
 		}
 	nh = headline_keys(&all, &co, &cb, heads, sizeof heads / sizeof heads[0]);
-	fputs("<h2>Headlines</h2>\n<p>The number each applet's classic report quotes: the median of "
-	      "every kept sample", f);
-	fputs(n > 1 ? " of each run or group.</p>\n" : ".</p>\n", f);
+	fputs("<h2>Headlines</h2>\n<p>The number each applet's classic report quotes, as "
+	      "<code>compare</code> figures it: the geometric mean of the run figures (each run's "
+	      "median, or the figure it printed) with 3 or more runs, per boot with 3 or more "
+	      "boots, else the median of every kept sample", f);
+	fputs(n > 1 ? ", for each run or group.</p>\n" : ".</p>\n", f);
 	fputs("<div class=\"runs\"><table class=\"headlines\">\n<tr><th>applet</th><th>metric</th>", f);
 	for (size_t g = 0; g < n; g++) {
 		fputs("<th>", f);
@@ -498,7 +470,8 @@ void report_headlines(FILE *f, const struct bb_runs *groups, const char *const *
 		fputs("</code></td>", f);
 		for (size_t g = 0; g < n; g++) {
 			char buf[32];
-			fmt_num(buf, sizeof buf, group_median(&groups[g], heads[h]->a->key));
+			fmt_num(buf, sizeof buf, compare_figure(&groups[g], heads[h]->a->key) *
+				heads[h]->a->m->disp_scale);
 			td(f, buf);
 		}
 		td(f, heads[h]->a->m->disp_unit);
