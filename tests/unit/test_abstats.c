@@ -418,7 +418,9 @@ static void test_median_ratio(void **state)
 	assert_int_equal(bb_mwu(a, 7, b, 7, &u), 0);
 	assert_close(r.mwu.p, u.p, 1e-15);
 	assert_true(r.have_p);
-	a[0] = 0;
+	a[0] = 0;                                    /* a count of 0 is a value */
+	assert_int_equal(bb_median_ratio(a, 7, b, 7, 0.05, &r), 0);
+	a[0] = -1;
 	assert_int_equal(bb_median_ratio(a, 7, b, 7, 0.05, &r), -1);
 }
 
