@@ -455,11 +455,38 @@ void compare_free(struct cmp_built *cb)
 	bb_metrics_free(&cb->mb);
 }
 
+/* A side is one board unless --mixed-boards: runs whose board.id differs
+ * are two boards, and what tells boards apart would read as the setting's
+ * effect.  Runs that record no board.id count as none. */
+static void check_boards(const char *tag, const struct bb_runs *s, const struct compare_opts *o)
+{
+	const char *first = NULL;
+
+	if (o->mixed_boards)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		const char *id = bb_rkv_str(&s->r[i].system, "board.id");
+		if (!id || !id[0])
+			continue;
+		if (!first)
+			first = id;
+		else if (strcmp(first, id) != 0)
+			bb_die_usage("%s holds the runs of 2 or more boards (board.id %.16s and %.16s, "
+				     "%s): a side is one board; compare boards with --by on a label "
+				     "that tells them apart, or pass --mixed-boards to pool them", tag,
+				     first, id, s->r[i].path);
+	}
+}
+
 static int run_compare(const struct compare_opts *o, const struct bb_runs *A,
 		       const struct bb_runs *B)
 {
 	struct cmp_built cb;
 	int rc;
+
+	check_boards("A", A, o);
+	if (!o->variants)
+		check_boards("B", B, o);
 
 	compare_build(&cb, o, A, B);
 	rc = compare_print(&cb.c, A, B);
@@ -548,6 +575,30 @@ static void free_sides(struct compare_side *s, size_t n)
 	free(s);
 }
 
+/* "no run has this label; the runs have the labels PMU, rev" (or none). */
+static void label_keys(const struct bb_runs *all, char *buf, size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "no run has this label; the runs have ");
+	const char *sep = "the labels ";
+	size_t shown = 0;
+
+	for (size_t i = 0; i < all->n; i++)
+		for (size_t j = 0; j < all->r[i].labels.n; j++) {
+			const char *key = all->r[i].labels.v[j].key;
+			size_t seen = 0;
+			for (size_t p = 0; p <= i && !seen; p++)
+				for (size_t q = 0; q < all->r[p].labels.n && !seen; q++)
+					seen = (p < i || q < j) && !strcmp(all->r[p].labels.v[q].key, key);
+			if (seen || k >= len || shown >= 8)
+				continue;
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", sep, key);
+			sep = ", ";
+			shown++;
+		}
+	if (!shown && k < len)
+		snprintf(buf + k, len - k, "no label (run --label KEY=VALUE gives them one)");
+}
+
 static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 {
 	size_t n, unlabelled, base = 0;
@@ -562,10 +613,16 @@ static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 			bb_die_value("--base", o->base, "no run has this value of the --by label");
 		}
 	}
+	if (n == 0) {
+		char why[512];
+		free_sides(s, n);   /* freed before exit, so no leak checker sees a leak */
+		label_keys(all, why, sizeof why);
+		bb_die_value("--by", o->by, why);
+	}
 	if (n < 2) {
 		free_sides(s, n);
-		bb_die_usage("--by %s: the runs have %zu value%s of this label; a comparison "
-			     "needs two", o->by, n, n == 1 ? "" : "s");
+		bb_die_usage("--by %s: the runs have 1 value of this label; a comparison needs two",
+			     o->by);
 	}
 	if (unlabelled)
 		printf("note: %zu run%s without the label %s left out\n", unlabelled,

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "tools/abstats.h"
+#include "tools/interfere.h"
 #include "tools/metrics.h"
 #include "tools/multi.h"
 #include "tools/toolio.h"
@@ -80,6 +81,7 @@ struct cmp {
 	size_t napps;                /* applets under the suite-wide control */
 	size_t only_a, only_b;
 	const char *first_only_a, *first_only_b;
+	const struct bb_load *load;  /* what else used the machine (compare_print sets it) */
 };
 
 /* A comparison decided and the storage its rows point into. */
@@ -126,6 +128,14 @@ size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max
 
 /* How much faster B is (negative: slower), whatever the unit. */
 double compare_speedup(const struct row *r);
+
+/* What else used the machine on each side, with the CPU's own speed from
+ * c's calib row; bb_load_free releases it. */
+void compare_load(struct bb_load *l, const struct cmp *c, const struct bb_runs *A,
+		  const struct bb_runs *B);
+
+/* Why a claim in row r's applet is confounded, or NULL. */
+const char *compare_confounder(const struct cmp *c, const struct row *r);
 
 /* Prints everything about a comparison; returns the exit status. */
 int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *B);

@@ -105,6 +105,8 @@ static void fmt_note(char *buf, size_t len, const struct row *r, const struct cm
 	}
 	if (r->headline)
 		k += (size_t)snprintf(buf + k, len - k, "headline; ");
+	if (claimed(r) && compare_confounder(c, r) && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "confounded: %s; ", compare_confounder(c, r));
 	if (!r->per_run && c->mixed_basis && k < len)
 		k += (size_t)snprintf(buf + k, len - k, "pooled samples; ");
 	if (r->v == BB_V_NOISE && r->ab.lo <= 1 && r->ab.hi >= 1 && k < len)
@@ -144,7 +146,7 @@ static void print_header_row(int kw, double alpha)
 static void print_row(const struct row *r, int kw, const struct cmp *c)
 {
 	const struct bb_metric *m = r->a->m;
-	char xa[32], xb[32], p[16], ci[48], note[160];
+	char xa[32], xb[32], p[16], ci[48], note[400];
 	double s = m->disp_scale;
 
 	if (r->skip) {
@@ -324,7 +326,7 @@ static void say_power(const struct row *h, const char *basis)
 		printf("; %g%% would need more than %d runs a side", 100 * h->threshold, NEED_MAX);
 }
 
-static void say_tally(const char *applet, const struct tally *t)
+static void say_tally(const struct cmp *c, const char *applet, const struct tally *t)
 {
 	char basis[64] = "", p[32];
 	const struct row *h = t->head;
@@ -349,6 +351,8 @@ static void say_tally(const char *applet, const struct tally *t)
 				say_headline(h);
 			}
 		}
+		if (c->load && bb_load_confounder(c->load, applet))
+			printf("; confounded: %s", bb_load_confounder(c->load, applet));
 	} else if (!t->count[BB_V_SAME] && !t->count[BB_V_NOISE]) {
 		printf("not tested (%zu metric%s with fewer than %d samples a side%s)", t->total,
 		       t->total == 1 ? "" : "s", BB_AB_MIN_N, t->skipped ? " or not compared" : "");
@@ -391,7 +395,7 @@ static void print_summary(const struct cmp *c)
 				shown |= c->rows[j].shown;
 			}
 		if (t.total && shown)
-			say_tally(applet, &t);
+			say_tally(c, applet, &t);
 	}
 }
 
@@ -488,7 +492,7 @@ static void csv_num(FILE *f, double x)
 		fputc(',', f);
 }
 
-static void csv_row(FILE *f, const struct row *r)
+static void csv_row(FILE *f, const struct row *r, const struct cmp *c)
 {
 	const struct bb_metric *m = r->a->m;
 
@@ -500,7 +504,7 @@ static void csv_row(FILE *f, const struct row *r)
 	fprintf(f, ",%s,%zu,%zu,%d", m->better > 0 ? "higher" : m->better < 0 ? "lower" : "unknown",
 		r->a->n, r->b->n, r->headline);
 	if (r->skip) {
-		fprintf(f, ",,,,,,,,,,,,,,,,,,not compared,,,,\n");
+		fprintf(f, ",,,,,,,,,,,,,,,,,,not compared,,,,,\n");
 		return;
 	}
 	csv_num(f, r->xa);
@@ -524,6 +528,9 @@ static void csv_row(FILE *f, const struct row *r)
 		r->basis == BASIS_RUNS ? "runs" : "samples", r->ua, r->ub);
 	if (r->twin)
 		bb_csv_field(f, m->twin);
+	fputc(',', f);
+	if (claimed(r) && compare_confounder(c, r))
+		bb_csv_field(f, compare_confounder(c, r));
 	fputc('\n', f);
 }
 
@@ -535,10 +542,10 @@ static int write_csv(const struct cmp *c, const char *path)
 		return 1;
 	fprintf(out.f, "key,applet,quantity,unit,better,n_a,n_b,headline,figure_a,figure_b,"
 		       "estimator,best_a,best_b,ratio,ci_low,ci_high,u,p,test,level,significant,"
-		       "threshold,detectable,verdict,basis,units_a,units_b,twin_of\n");
+		       "threshold,detectable,verdict,basis,units_a,units_b,twin_of,confounded\n");
 	for (size_t i = 0; i < c->n; i++)
 		if (c->rows[i].shown)
-			csv_row(out.f, &c->rows[i]);
+			csv_row(out.f, &c->rows[i], c);
 	return bb_out_close(&out) ? 1 : 0;
 }
 
@@ -570,6 +577,8 @@ static void print_differences(const struct cmp *c, const struct bb_runs *A, cons
 	struct bb_diffs d;
 
 	bb_diffs_find(&d, A, B);
+	if (c->load)
+		bb_load_diffs(c->load, &d);
 	bb_diffs_rank(&d, apps, napps);
 	bb_diffs_print(&d, c->o->all);
 	bb_diffs_free(&d);
@@ -585,10 +594,72 @@ static int any_regressed(const struct cmp *c)
 	return 0;
 }
 
+/* ---- boots ---- */
+
+/* The distinct boots of a side's runs, or 0 when a run records none. */
+static size_t count_boots(const struct bb_runs *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const char *id = bb_rkv_str(&s->r[i].system, "boot.id");
+		size_t j;
+		if (!id || !id[0])
+			return 0;
+		for (j = 0; j < i && strcmp(id, bb_rkv_str(&s->r[j].system, "boot.id")); j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+/* Boots as a level of replication: one line when a side's runs all come
+ * from one boot (its luck is in every run), or when the boot is the unit. */
+static void print_boots(const struct bb_runs *A, const struct bb_runs *B)
+{
+	size_t ba = count_boots(A), bb = count_boots(B);
+
+	if (ba >= COMPARE_MIN_RUNS && bb >= COMPARE_MIN_RUNS)
+		printf("note: the boot is the unit of replication (%zu boots in A, %zu in B): each "
+		       "boot's runs count as one figure, their geometric mean\n", ba, bb);
+	else if ((ba == 1 && A->n > 1) || (bb == 1 && B->n > 1))
+		printf("note: %s%s%s%s from one boot: what a boot sets by chance (DRAM "
+		       "training, where pages land, the IRQ layout) is in every run of a side and "
+		       "reads as the setting's effect; for a setting that needs a reboot, give each "
+		       "side runs from 3 or more boots (one boardbench run after each)\n",
+		       ba == 1 && A->n > 1 ? "A's runs" : "", ba == 1 && A->n > 1 && bb == 1 &&
+		       B->n > 1 ? " and " : "", bb == 1 && B->n > 1 ? "B's runs" : "",
+		       ba == 1 && A->n > 1 && bb == 1 && B->n > 1 ? " each come" : " come");
+}
+
+/* ---- what else used the machine ---- */
+
+void compare_load(struct bb_load *l, const struct cmp *c, const struct bb_runs *A,
+		  const struct bb_runs *B)
+{
+	bb_load_find(l, A, B);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		if (r->evidence && !r->skip && (r->v == BB_V_IMPROVED || r->v == BB_V_REGRESSED))
+			snprintf(l->calib, sizeof l->calib, "the CPU itself ran %.1f%% %s in B (%s)",
+				 100 * fabs(compare_speedup(r)), r->v == BB_V_IMPROVED ? "faster" :
+				 "slower", r->a->key);
+	}
+}
+
+const char *compare_confounder(const struct cmp *c, const struct row *r)
+{
+	return c->load ? bb_load_confounder(c->load, r->a->m->applet) : NULL;
+}
+
 int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
 {
 	const struct compare_opts *o = c->o;
+	struct bb_load load;
 	int rc = 0;
+
+	compare_load(&load, c, A, B);
+	c->load = o->variants ? NULL : &load;   /* variants of one run share the machine */
 
 	bb_runs_describe("A", A, o->variants ? o->va : NULL);
 	bb_runs_describe("B", B, o->variants ? o->vb : NULL);
@@ -599,6 +670,7 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 			printf("warning: a side is a single run: the test sees the noise within a run, "
 			       "not from run to run (which on a shared or virtual machine can be far "
 			       "larger); give each side 3 or more runs (run --repeat)\n");
+		print_boots(A, B);
 	}
 	if (!c->n)
 		printf("\nno metric is in both A and B\n");
@@ -615,5 +687,7 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 		printf("regressed: exit status 1 (--fail-on-regression)\n");
 		rc = 1;
 	}
+	c->load = NULL;
+	bb_load_free(&load);
 	return rc;
 }

@@ -42,7 +42,8 @@ struct bb_fam_applet {
 	size_t members;        /* rows in the family (not twins, with a p) */
 	double a;              /* this applet's share of alpha */
 	int gate;              /* 0 closed, 1 by its headline, 2 by Simes */
-	double cutoff;         /* BH: p at or below this is claimed (0: none) */
+	double cutoff;         /* BH: p at or below this is claimed (-1: none; 0 when
+				* the p claimed are 0, constant sides that differ) */
 };
 
 /* Decides `significant` and `level` for every item, whatever the order.

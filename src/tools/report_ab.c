@@ -153,6 +153,12 @@ static void verdict_row(FILE *f, const struct cmp *c, const char *applet)
 	}
 	power_cell(f, &t);
 	fputs("</tr>\n", f);
+	if (t.up + t.down + t.differs && c->load && bb_load_confounder(c->load, applet)) {
+		snprintf(buf, sizeof buf, "confounded: %s", bb_load_confounder(c->load, applet));
+		fputs("<tr class=\"confounded\"><td></td><td colspan=\"6\">", f);
+		bb_xml_text(f, buf);
+		fputs("</td></tr>\n", f);
+	}
 }
 
 static void verdict_table(FILE *f, const struct cmp *c)
@@ -376,6 +382,8 @@ static void differences(FILE *f, const struct cmp *c, const struct bb_runs *A,
 	struct bb_diffs d;
 
 	bb_diffs_find(&d, A, B);
+	if (c->load)
+		bb_load_diffs(c->load, &d);
 	bb_diffs_rank(&d, apps, napps);
 	if (!d.n)
 		fputs("<p>A and B differ in no recorded field.</p>\n", f);
@@ -400,16 +408,21 @@ void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 	       const struct bb_runs *B, const char *na, const char *nb)
 {
 	struct cmp_built cb;
+	struct bb_load load;
 
 	compare_build(&cb, co, A, B);
+	compare_load(&load, &cb.c, A, B);
+	cb.c.load = co->variants ? NULL : &load;
 	fputs("<h2>", f);
 	bb_xml_text(f, nb);
 	fputs(strcmp(nb, "B") ? " (B) against " : " against ", f);
 	bb_xml_text(f, na);
 	fputs(strcmp(na, "A") ? " (A)</h2>\n" : "</h2>\n", f);
 	fprintf(f, "<p>%zu run%s against %zu, decided as <code>boardbench compare</code> decides: "
-		   "alpha %g over the whole suite, noise threshold %g%%.</p>\n", B->n,
-		B->n == 1 ? "" : "s", A->n, co->alpha, 100 * co->threshold);
+		   "alpha %g over the whole suite, noise threshold %g%%. A and B are the "
+		   "figures each change is the ratio of: the geometric mean of the run (or boot) "
+		   "figures with 3 or more a side, else the median of the pooled samples.</p>\n",
+		B->n, B->n == 1 ? "" : "s", A->n, co->alpha, 100 * co->threshold);
 	if (!cb.c.n)
 		fputs("<p>No metric is in both A and B.</p>\n", f);
 	else {
@@ -417,6 +430,7 @@ void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 		forest(f, &cb.c);
 	}
 	differences(f, &cb.c, A, B);
+	bb_load_free(&load);
 	compare_free(&cb);
 }
 

@@ -1,7 +1,7 @@
 /* test_multi.c - unit tests for the suite-wide control of false claims
  * (src/tools/multi.c) and the test and power arithmetic behind it
  * (src/tools/power.c): Student's t against tabled values, the gate, the
- * Benjamini-Hochberg cutoff, second views and rows outside the control,
+ * Benjamini-Hochberg cutoff, twins and rows outside the control,
  * decisions that do not depend on the order of the rows, and, over
  * synthetic suites of 150 metrics drawn with a fixed seed
  * (bench/sim_suite.h): A/A comparisons claim anything at most about 1 time
@@ -153,6 +153,19 @@ static void test_twin_and_outside(void **state)
 	assert_false(it[4].significant);
 }
 
+/* p = 0 (constant sides that differ) is claimed by the cutoff too. */
+static void test_zero_p(void **state)
+{
+	struct bb_fam_item it[] = { item("x", 0, 1), item("x", 0, 0), item("x", 0, 0) };
+	struct bb_fam_applet ap;
+
+	(void)state;
+	bb_fam_decide(it, N_OF(it), 0.05, &ap, 1);
+	assert_int_equal(ap.gate, 1);
+	assert_close(ap.cutoff, 0, 0);
+	assert_true(it[0].significant && it[1].significant && it[2].significant);
+}
+
 /* A NaN p (too few samples) is no member and never claimed. */
 static void test_no_p(void **state)
 {
@@ -268,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_welch_edges),
 		cmocka_unit_test(test_power_arithmetic),
 		cmocka_unit_test(test_gate_and_cutoff),
+		cmocka_unit_test(test_zero_p),
 		cmocka_unit_test(test_simes_gate),
 		cmocka_unit_test(test_twin_and_outside),
 		cmocka_unit_test(test_no_p),
