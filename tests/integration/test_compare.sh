@@ -232,7 +232,7 @@ expect_grep "^stream  B faster: .* +9[0-9].[0-9]% " "$TMPD/out" "  ... PMU=2 abo
 expect_exit 1 "--by with --fail-on-regression: any regression exits 1" -- \
 	$BB compare "$D/by" --by PMU --base 1 --fail-on-regression
 bad 2 "--base|'7'" -- $BB compare "$D/by" --by PMU --base 7
-bad 2 "--by nolabel|0 values" -- $BB compare "$D/by" --by nolabel
+bad 2 "--by|nolabel|no run has this label; the runs have the labels" -- $BB compare "$D/by" --by nolabel
 bad 2 "--by cfg|1 value" -- $BB compare "$D/by" --by cfg
 bad 2 "--base needs --by" -- $BB compare --base 1 "$D/a.json" "$D/slow.json"
 bad 2 "--by needs" -- $BB compare --by PMU "$D/a.json" -- "$D/slow.json"
