@@ -345,7 +345,7 @@ UNIT_BIN := $(filter-out $(BUILD)/tests/test_changepoint,$(UNIT_BIN))
 endif
 
 .PHONY: all clean check unit integration install install-bin install-man install-completion \
-	install-links install-strip uninstall dist run fuzz fuzz-ctl sim FORCE
+	install-links install-strip uninstall dist run fuzz fuzz-ctl sim history-sim FORCE
 
 all: $(BIN)
 
@@ -444,6 +444,16 @@ sim: $(BUILD)/bench/compare_sim
 $(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/compare_sim.c $(SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
+
+# The history's change points over synthetic labs (docs/BENCHMARKS.md):
+#   make history-sim HIST_SIM_ARGS="-b 0.053 -w 0.025 -n 60 -L 50"
+HIST_SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/changepoint tools/abstats tools/power \
+	core/error core/stats)
+history-sim: $(BUILD)/bench/history_sim
+	$(BUILD)/bench/history_sim $(HIST_SIM_ARGS)
+$(BUILD)/bench/history_sim: bench/history_sim.c bench/sim_suite.h $(HIST_SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/history_sim.c $(HIST_SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
 
 # ---- install, uninstall, dist ----
 # `make install` installs the binary that is built, as it is: it builds it

@@ -246,6 +246,17 @@ double bb_cp_control(struct bb_cp *cp, size_t n, size_t m, double q)
 
 /* ---- the confirmation on samples ---- */
 
+void bb_cp_sides(const size_t *at, size_t n, size_t k, size_t units, size_t max, size_t *lo,
+		 size_t *hi)
+{
+	*lo = k > 0 ? at[k - 1] : 0;
+	*hi = k + 1 < n ? at[k + 1] : units;
+	if (max && at[k] - *lo > max)
+		*lo = at[k] - max;
+	if (max && *hi - at[k] > max)
+		*hi = at[k] + max;
+}
+
 /* x thinned evenly to at most max values (a copy). */
 static double *thin(const double *x, size_t n, size_t max, size_t *out)
 {

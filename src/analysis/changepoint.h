@@ -76,6 +76,14 @@ double bb_cp_control(struct bb_cp *cp, size_t n, size_t m, double q);
 int bb_cp_confirm(const double *before, size_t nb, const double *after, size_t na, double ratio,
 		  double alpha, struct bb_ab *out);
 
+/* The units beside the k-th of a series' accepted points (at[], sorted,
+ * n of them, in a series of `units` units): [*lo, at[k]) before and
+ * [at[k], *hi) after, within the neighbouring points and at most `max`
+ * units a side (max 0: no limit). */
+#define BB_CP_CONFIRM_UNITS 8  /* units a side whose samples confirm a point */
+void bb_cp_sides(const size_t *at, size_t n, size_t k, size_t units, size_t max, size_t *lo,
+		 size_t *hi);
+
 /* The geometric mean of v[lo..hi); NaN when empty. */
 double bb_geomean(const double *v, size_t lo, size_t hi);
 

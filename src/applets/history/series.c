@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CONFIRM_UNITS 8        /* units a side whose samples confirm a point */
 
 /* ---- boards, metrics, runs ---- */
 
@@ -319,38 +318,35 @@ static int cmp_cp(const void *x, const void *y)
 	return (a->cp.at > b->cp.at) - (a->cp.at < b->cp.at);
 }
 
-/* The units [lo, hi) of the side before and after point k of its series. */
-static void sides(const struct hist_lab *lab, size_t k, size_t *blo, size_t *ahi)
+/* The sides of point k of the lab (changepoint.h: bb_cp_sides), at most
+ * max units each (0: the whole segments). */
+static void sides(const struct hist_lab *lab, size_t k, size_t max, size_t *lo, size_t *hi)
 {
-	const struct hist_cp *c = &lab->cps[k];
-	const struct hist_series *s = &lab->series[c->series];
+	const struct hist_series *s = &lab->series[lab->cps[k].series];
+	size_t *at = bb_xmalloc(s->ncp * sizeof *at);
 
-	*blo = k > s->first_cp ? lab->cps[k - 1].cp.at : 0;
-	*ahi = k + 1 < s->first_cp + s->ncp ? lab->cps[k + 1].cp.at : s->npt;
+	for (size_t i = 0; i < s->ncp; i++)
+		at[i] = lab->cps[s->first_cp + i].cp.at;
+	bb_cp_sides(at, s->ncp, k - s->first_cp, s->npt, max, lo, hi);
+	free(at);
 }
 
 /* The point's size between its final segments, confirmed on the samples
- * of the runs of the CONFIRM_UNITS units nearest it on each side. */
+ * of the runs of the BB_CP_CONFIRM_UNITS units nearest it on each side. */
 static void confirm(struct hdb *db, struct hist_lab *lab, size_t k, double alpha)
 {
 	struct hist_cp *c = &lab->cps[k];
 	const struct hist_series *s = &lab->series[c->series];
 	size_t blo, ahi, nb, na, at = c->cp.at;
 	struct bb_ab ab;
-	double seg_b[1], seg_a[1];
 
-	sides(lab, k, &blo, &ahi);
+	sides(lab, k, 0, &blo, &ahi);
 	double *v = bb_xmalloc(s->npt * sizeof *v);
 	for (size_t i = 0; i < s->npt; i++)
 		v[i] = s->pt[i].value;
-	seg_b[0] = bb_geomean(v, blo, at);
-	seg_a[0] = bb_geomean(v, at, ahi);
-	c->cp.ratio = seg_a[0] / seg_b[0];
+	c->cp.ratio = bb_geomean(v, at, ahi) / bb_geomean(v, blo, at);
 	free(v);
-	if (at - blo > CONFIRM_UNITS)
-		blo = at - CONFIRM_UNITS;
-	if (ahi - at > CONFIRM_UNITS)
-		ahi = at + CONFIRM_UNITS;
+	sides(lab, k, BB_CP_CONFIRM_UNITS, &blo, &ahi);
 	double *b = hist_unit_samples(db, lab, s, blo, at, &nb);
 	double *a = hist_unit_samples(db, lab, s, at, ahi, &na);
 	c->ratio = c->lo = c->hi = c->mw_p = NAN;
