@@ -3,18 +3,20 @@
  * A lab is S series of N runs, each run K samples: a run's level is
  * lognormal with the run-to-run spread -b, its samples lognormal around it
  * with the within-run spread -w (bench/history_spread.py measures both on
- * a real history).  The series are, in equal shares: flat; a step of 2%,
+ * a real history), a share -c of its variance common to every series of
+ * the lab (the metrics of one board share each run's noise: a lab here is
+ * one board).  The series are, in equal shares: flat; a step of 2%,
  * 5% and 10% at a uniform place at least -m runs from either end; a drift
  * of -d over the whole series; a flat series with one run 25% off.  Each
  * lab is analysed as `history changes` does (src/analysis/changepoint.c:
- * E-Divisive, Welch on the split, Benjamini-Hochberg at -q over every test
+ * E-Divisive, Welch on the split, Benjamini-Yekutieli at -q over every test
  * of the lab, confirmation on the samples of 8 runs a side); every run is
  * its own unit.  A point within 3 runs of a step is that step found (the
  * first; any other is false); every point on a flat or outlier series is
  * false; points on drifts are counted apart.  Prints, per kind: series,
  * recall, mean and largest position error, and false points per 1,000
  * runs.
- *   make history-sim HIST_SIM_ARGS="-b 0.053 -w 0.025 -n 60 -L 50" */
+ *   make history-sim HIST_SIM_ARGS="-b 0.053 -c 0.5 -w 0.025 -n 60 -L 50" */
 #include "../src/analysis/changepoint.h"
 
 #include <math.h>
@@ -36,7 +38,7 @@ static const char *const kind_name[NKINDS] = {
 static const double step_of[NKINDS] = { 1, 1.02, 1.05, 1.10, 1, 1 };
 
 struct cfg {
-	double between, within, drift, q;
+	double between, within, drift, q, common;
 	size_t runs, samples, series, labs, min_seg;
 	unsigned long seed;
 };
@@ -53,6 +55,8 @@ struct series {
 	double sample[MAX_RUNS][MAX_SAMPLES];
 };
 
+static double common_noise[MAX_RUNS];   /* this lab's shared part of each run's level */
+
 static void make_series(struct series *s, enum kind k, const struct cfg *c)
 {
 	size_t span = c->runs - 2 * c->min_seg + 1;
@@ -66,7 +70,8 @@ static void make_series(struct series *s, enum kind k, const struct cfg *c)
 			f = 1 + c->drift * (double)i / (double)(c->runs - 1);
 		if (k == OUTLIER && i == odd)
 			f = 0.75;
-		double lvl = f * exp(c->between * sim_gauss());
+		double lvl = f * exp(c->between * (sqrt(c->common) * common_noise[i] +
+						   sqrt(1 - c->common) * sim_gauss()));
 		double med[MAX_SAMPLES];
 		for (size_t j = 0; j < c->samples; j++)
 			med[j] = s->sample[i][j] = lvl * exp(c->within * sim_gauss());
@@ -152,6 +157,8 @@ static void lab(const struct cfg *c, struct series *ss, struct tally *t)
 	size_t *owner = malloc(c->series * c->runs * sizeof *owner), n = 0, m = 0, tests;
 	size_t at[MAX_RUNS], pts[MAX_RUNS];
 
+	for (size_t i = 0; i < c->runs; i++)
+		common_noise[i] = sim_gauss();
 	for (size_t i = 0; i < c->series; i++) {
 		make_series(&ss[i], (enum kind)(i % NKINDS), c);
 		size_t got = bb_cp_find(ss[i].level, c->runs, c->min_seg, c->q, all + n, c->runs, &tests);
@@ -179,9 +186,10 @@ static void report(const struct cfg *c, const struct tally *t)
 {
 	size_t false_all = 0, runs_all = 0;
 
-	printf("# between-run spread %.4f, within-run %.4f, %zu runs x %zu samples, %zu series a lab, "
-	       "%zu labs, min segment %zu, FDR %.3g, drift %.3g, seed %lu\n", c->between, c->within,
-	       c->runs, c->samples, c->series, c->labs, c->min_seg, c->q, c->drift, c->seed);
+	printf("# between-run spread %.4f (%.0f%% of its variance common), within-run %.4f, %zu runs "
+	       "x %zu samples, %zu series a lab, %zu labs, min segment %zu, FDR %.3g, drift %.3g, "
+	       "seed %lu\n", c->between, 100 * c->common, c->within, c->runs, c->samples, c->series,
+	       c->labs, c->min_seg, c->q, c->drift, c->seed);
 	printf("%-12s %7s %7s %9s %8s %12s\n", "kind", "series", "recall", "pos.err", "pos.max",
 	       "false/1000r");
 	for (int k = 0; k < NKINDS; k++) {
@@ -208,20 +216,21 @@ static void report(const struct cfg *c, const struct tally *t)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: history_sim [-b SPREAD] [-w SPREAD] [-n RUNS] [-k SAMPLES] "
+	fprintf(stderr, "usage: history_sim [-b SPREAD] [-c COMMON] [-w SPREAD] [-n RUNS] [-k SAMPLES] "
 			"[-S SERIES] [-L LABS] [-m MINSEG] [-q FDR] [-d DRIFT] [-x SEED]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	struct cfg c = { 0.02, 0.01, 0.05, 0.05, 60, 10, 60, 20, BB_CP_MIN_SEG, 1 };
+	struct cfg c = { 0.02, 0.01, 0.05, 0.05, 0, 60, 10, 60, 20, BB_CP_MIN_SEG, 1 };
 	struct tally t[NKINDS];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "b:w:n:k:S:L:m:q:d:x:")) != -1) {
+	while ((opt = getopt(argc, argv, "b:c:w:n:k:S:L:m:q:d:x:")) != -1) {
 		switch (opt) {
 		case 'b': c.between = atof(optarg); break;
+		case 'c': c.common = atof(optarg); break;
 		case 'w': c.within = atof(optarg); break;
 		case 'n': c.runs = (size_t)atol(optarg); break;
 		case 'k': c.samples = (size_t)atol(optarg); break;
@@ -235,7 +244,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (c.runs < 2 * c.min_seg || c.runs > MAX_RUNS || !c.samples || c.samples > MAX_SAMPLES ||
-	    c.min_seg < 2 || !c.series || !c.labs)
+	    c.min_seg < 2 || !c.series || !c.labs || c.common < 0 || c.common > 1)
 		usage();
 	struct series *ss = malloc(c.series * sizeof *ss);
 	if (!ss)

@@ -1,5 +1,5 @@
 /* changepoint.c - E-Divisive means located, Welch-tested binary
- * segmentation, the lab-wide Benjamini-Hochberg control and the
+ * segmentation, the lab-wide Benjamini-Yekutieli control and the
  * confirmation on samples (see changepoint.h and docs/history.md). */
 #include "analysis/changepoint.h"
 #include "core/error.h"
@@ -226,15 +226,26 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* Benjamini and Yekutieli's constant: the sum of 1/i up to m. */
+double bb_by_constant(size_t m)
+{
+	double c = 0;
+
+	for (size_t i = m; i >= 1; i--)     /* smallest terms first */
+		c += 1.0 / (double)i;
+	return c;
+}
+
 double bb_cp_control(struct bb_cp *cp, size_t n, size_t m, double q)
 {
 	double *p = bb_xmalloc((n ? n : 1) * sizeof *p), cutoff = 0;
+	double level = m ? q / bb_by_constant(m) : 0;
 
 	for (size_t i = 0; i < n; i++)
 		p[i] = cp[i].p;
 	qsort(p, n, sizeof *p, cmp_double);
 	for (size_t k = 1; k <= n && k <= m; k++)
-		if (p[k - 1] <= q * (double)k / (double)m)
+		if (p[k - 1] <= level * (double)k / (double)m)
 			cutoff = p[k - 1];
 	free(p);
 	/* parents come before their children in the order found */

@@ -16,9 +16,12 @@
  *   3. binary segmentation: a split with p <= level is a candidate and
  *      both sides are searched again;
  *   4. the candidates of every series are then decided together
- *      (bb_cp_control): Benjamini-Hochberg at q over every test made in
- *      the lab (m counts the tests that found nothing too), and a candidate
- *      found inside a side of a rejected one is rejected with it;
+ *      (bb_cp_control): Benjamini-Yekutieli at q over every test made in
+ *      the lab (m counts the tests that found nothing too; the step-up of
+ *      Benjamini-Hochberg at q / (1 + 1/2 + ... + 1/m), which holds
+ *      whatever the dependence: the metrics of one board share each run's
+ *      noise), and a candidate found inside a side of a rejected one is
+ *      rejected with it;
  *   5. each accepted point is confirmed on the samples of the runs next to
  *      it (bb_cp_confirm): Mann-Whitney and the Hodges-Lehmann interval of
  *      after/before (tools/abstats.h) must agree that it moved, the same
@@ -60,11 +63,13 @@ double bb_edivisive_direct(const double *z, size_t n, size_t tau);
 size_t bb_cp_find(const double *v, size_t n, size_t min_seg, double level, struct bb_cp *out,
 		  size_t max, size_t *tests);
 
-/* Benjamini-Hochberg at q over m tests, of which the n candidates in cp
- * are those with p <= q (no other test can pass): sets accepted on the
- * candidates that pass and whose parent passed (cp[i].parent indexes this
- * same array, or is -1; a caller joining several series' candidates
- * offsets them).  Returns the BH cutoff (0: nothing passed). */
+/* Benjamini-Yekutieli at q over m tests, of which the n candidates in cp
+ * are those with p <= q (no other test can pass): the largest k with
+ * p(k) <= q k / (m c(m)), c(m) = bb_by_constant(m); sets accepted on the
+ * candidates at or below p(k) whose parent passed (cp[i].parent indexes
+ * this same array, or is -1; a caller joining several series' candidates
+ * offsets them).  Returns the cutoff p(k) (0: nothing passed). */
+double bb_by_constant(size_t m);
 double bb_cp_control(struct bb_cp *cp, size_t n, size_t m, double q);
 
 /* The after/before comparison on samples: Mann-Whitney and the

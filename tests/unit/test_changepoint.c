@@ -3,7 +3,7 @@
  * (src/analysis/causes.c): the O(n log n) E-Divisive statistic against
  * its definition, a step found where it is, flat and single-outlier
  * series left alone, the minimum segment, the lab-wide
- * Benjamini-Hochberg control (a child of a rejected point goes with it),
+ * Benjamini-Yekutieli control (a child of a rejected point goes with it),
  * the confirmation on samples, and causes that changed at the point told
  * from facts that vary every run.  Series are drawn with a fixed seed
  * (bench/sim_suite.h). */
@@ -140,26 +140,28 @@ static void test_min_segment(void **state)
 
 static void test_control(void **state)
 {
-	/* m = 10 tests: BH at 0.05 passes p(k) <= 0.005 k */
+	/* m = 10 tests: Benjamini-Yekutieli at 0.05 passes p(k) <= 0.05 k / (10 c),
+	 * c = 1 + 1/2 + ... + 1/10, so 0.001707 k */
 	struct bb_cp cp[4] = {
-		{ .p = 0.001, .parent = -1 },
-		{ .p = 0.009, .parent = -1 },     /* 0.009 <= 0.010: passes as k = 2 */
-		{ .p = 0.004, .parent = 1 },
-		{ .p = 0.030, .parent = 0 },      /* 0.030 > 0.020 */
+		{ .p = 0.0003, .parent = -1 },
+		{ .p = 0.0030, .parent = -1 },    /* k = 3 (0.0030 <= 0.00512) */
+		{ .p = 0.0012, .parent = 1 },
+		{ .p = 0.0100, .parent = 0 },     /* Benjamini-Hochberg would pass it (<= 0.02), not this */
 	};
 	(void)state;
 
+	assert_true(fabs(bb_by_constant(10) - 7381.0 / 2520) < 1e-12);
 	double cut = bb_cp_control(cp, 4, 10, 0.05);
-	assert_true(fabs(cut - 0.009) < 1e-12);
+	assert_true(fabs(cut - 0.0030) < 1e-12);
 	assert_true(cp[0].accepted && cp[1].accepted && cp[2].accepted && !cp[3].accepted);
 	/* a rejected parent takes its child with it */
 	cp[1].p = 0.5;
 	bb_cp_control(cp, 4, 10, 0.05);
 	assert_true(cp[0].accepted && !cp[1].accepted && !cp[2].accepted);
 	/* more tests, a stricter cut */
-	cp[1].p = 0.009;
+	cp[1].p = 0.0030;
 	bb_cp_control(cp, 4, 1000, 0.05);
-	assert_true(cp[0].accepted == 0 && cp[1].accepted == 0);
+	assert_true(!cp[0].accepted && !cp[1].accepted);
 	assert_true(bb_cp_control(cp, 0, 10, 0.05) == 0);
 }
 

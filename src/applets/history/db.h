@@ -45,8 +45,10 @@ int hdb_begin(struct hdb *db, int write);
 int hdb_commit(struct hdb *db);
 void hdb_rollback(struct hdb *db);
 
-/* Takes the lab-wide lock that migrations hold (PostgreSQL: an advisory
- * lock for the transaction; SQLite: the write transaction is the lock). */
+/* Takes the lab-wide lock that migrations and writers hold for their
+ * transaction (PostgreSQL: an advisory lock, so that writers queue rather
+ * than deadlock on each other's new rows; SQLite: the write transaction is
+ * the lock already). */
 int hdb_lock(struct hdb *db);
 
 struct hstmt *hdb_prepare(struct hdb *db, const char *sql);

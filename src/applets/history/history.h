@@ -97,7 +97,7 @@ struct hist_lab {
 	size_t ncps;
 	size_t tests;             /* every test made over the lab */
 	size_t all_series;        /* the series of the lab (not only those read) */
-	double cutoff;            /* the Benjamini-Hochberg cutoff */
+	double cutoff;            /* the Benjamini-Yekutieli cutoff */
 };
 
 /* Reads every run, metric and series (only metric_key's when not NULL,

@@ -4,8 +4,11 @@
  * boot, every recorded fact and every metric's kept samples.  A run's
  * identity is a SHA-256 of what it measured (board, start, each metric's
  * key and samples), so adding a file twice, or the same run from a file
- * and from a LAVA log, stores it once.  Each run is one transaction; a
- * file that cannot be read is refused in one line and the rest go on. */
+ * and from a LAVA log, stores it once.  Runs are written in transactions
+ * of up to BATCH_RUNS runs or BATCH_SECONDS (one commit per run would
+ * cost a journal write each), so a crash keeps every run whole or not at
+ * all and another writer waits at most that long; a file that cannot be
+ * read is refused in one line and the rest go on. */
 #include "applets/history/history.h"
 #include "applets/history/lavalog.h"
 #include "core/error.h"
@@ -23,6 +26,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#define BATCH_RUNS 200
+#define BATCH_SECONDS 2
 
 /* ---- ids of shared rows, cached for the life of the program ---- */
 
@@ -87,7 +93,33 @@ struct adder {
 	struct idcache boards, facts, metrics;
 	size_t added, present, refused;
 	char added_at[32];
+	size_t in_tx;            /* runs in the open transaction (0: none open) */
+	time_t tx_start;
 };
+
+/* The transaction the next run goes into. */
+static void tx_open(struct adder *a)
+{
+	if (a->in_tx)
+		return;
+	hdb_begin(a->db, 1);
+	hdb_lock(a->db);          /* writers queue, as SQLite's do: no deadlock between them */
+	a->tx_start = time(NULL);
+	a->in_tx = 1;
+}
+
+/* Commits after BATCH_RUNS runs, BATCH_SECONDS, or at the end (force). */
+static void tx_close(struct adder *a, int force)
+{
+	if (!a->in_tx)
+		return;
+	if (force || a->in_tx > BATCH_RUNS || time(NULL) - a->tx_start >= BATCH_SECONDS) {
+		hdb_commit(a->db);
+		a->in_tx = 0;
+	} else {
+		a->in_tx++;
+	}
+}
 
 static void adder_init(struct adder *a, struct hdb *db)
 {
@@ -337,7 +369,7 @@ static int store_run(struct adder *a, const struct bb_rrun *r, const char *board
 	long long run = -1;
 
 	digest_run(board, r->started, k, nk, hex);
-	hdb_begin(a->db, 1);
+	tx_open(a);
 	hst_text(a->ins_run, 1, hex);
 	hst_int(a->ins_run, 2, board_id(a, board));
 	hst_text(a->ins_run, 3, r->started);
@@ -352,7 +384,7 @@ static int store_run(struct adder *a, const struct bb_rrun *r, const char *board
 		add_facts(a, run, r);
 		add_samples(a, run, k, nk);
 	}
-	hdb_commit(a->db);
+	tx_close(a, 0);
 	return run >= 0;
 }
 
@@ -495,6 +527,7 @@ int hist_add(struct hdb *db, const struct hist_opts *o)
 		else
 			add_file(&a, o->paths[i]);
 	}
+	tx_close(&a, 1);
 	if (o->json)
 		printf("{\"added\": %zu, \"present\": %zu, \"refused\": %zu}\n", a.added, a.present,
 		       a.refused);

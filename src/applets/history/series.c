@@ -2,7 +2,7 @@
  * and the series of each metric on each board, made into units (a boot's
  * runs together, or each run alone when runs record no boot), and the
  * change points found over the whole lab at once (analysis/changepoint.h):
- * every series' candidates under one Benjamini-Hochberg control, each
+ * every series' candidates under one Benjamini-Yekutieli control, each
  * accepted point confirmed on the samples of the runs beside it, and
  * placed across boards ("code" when every board that ran across it
  * changed too).  The analysis is kept in the database (change_points,
@@ -526,7 +526,7 @@ static void store(struct hdb *db, const struct hist_lab *lab, const char *stamp)
 	struct hstmt *s;
 
 	hdb_soft(db, 1);
-	if (hdb_begin(db, 1) == 0) {
+	if (hdb_begin(db, 1) == 0 && hdb_lock(db) == 0) {
 		hdb_exec(db, "DELETE FROM change_points");
 		hdb_exec(db, "DELETE FROM analysis");
 		s = hdb_prepare(db, "INSERT INTO change_points (board_id, metric_id, before_run, "

@@ -278,12 +278,13 @@ static void page(FILE *f, struct hdb *db, const struct hist_lab *lab, const stru
 		head);
 	fprintf(f, "<p>");
 	text(f, hdb_name(db));
-	fprintf(f, " (%s): %zu runs on %zu boards, %zu series, %zu metrics. Change points: "
+	fprintf(f, " (%s): %zu run%s on %zu board%s, %zu series, %zu metrics. Change points: "
 		   "E-Divisive means on each run's median (a boot's runs together), at least %zu "
 		   "units a side, Welch's t on the split; false discoveries held to %g over all "
-		   "%zu tests of the lab (Benjamini-Hochberg); each point confirmed on the samples "
+		   "%zu tests of the lab (Benjamini-Yekutieli); each point confirmed on the samples "
 		   "(Mann-Whitney and Hodges-Lehmann at %g).</p>\n",
-		hdb_engine(db), lab->nruns, lab->nboards, lab->all_series, lab->nmetrics, o->min_seg,
+		hdb_engine(db), lab->nruns, lab->nruns == 1 ? "" : "s", lab->nboards,
+		lab->nboards == 1 ? "" : "s", lab->all_series, lab->nmetrics, o->min_seg,
 		o->q, lab->tests, o->alpha);
 	points_table(f, db, lab);
 	fprintf(f, "<h2>Trends</h2>\n");
