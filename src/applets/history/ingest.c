@@ -253,7 +253,7 @@ static long long metric_id(struct adder *a, const struct bb_metric *m)
 	hst_text(a->ins_metric, 4, m->disp_unit);
 	hst_double(a->ins_metric, 5, m->disp_scale);
 	hst_int(a->ins_metric, 6, m->better);
-	hst_int(a->ins_metric, 7, m->aux);
+	hst_int(a->ins_metric, 7, m->twin != NULL);   /* a twin is not analysed on its own */
 	hst_text(a->get_metric, 1, m->key);
 	long long id = insert_get(a->ins_metric, a->get_metric);
 	*cache_slot(&a->metrics, m->key, 1) = id;
@@ -339,6 +339,10 @@ static void add_samples(struct adder *a, long long run, const struct kept *k, si
 		struct bb_figures f;
 		unsigned char *b = pack(k[i].v, k[i].n);
 		bb_metric_figures(k[i].v, k[i].n, 0, &f);
+		/* the run's own figure where it printed one (metrics.h: run_fig),
+		 * else the median of its samples, as compare takes a run */
+		if (isfinite(k[i].m->run_fig) && k[i].m->run_fig > 0 && k[i].n == k[i].m->n)
+			f.median = k[i].m->run_fig;
 		hst_int(a->ins_sample, 1, run);
 		hst_int(a->ins_sample, 2, metric_id(a, k[i].m));
 		hst_int(a->ins_sample, 3, (long long)k[i].n);

@@ -4,8 +4,10 @@
  * and columns.  Migrations are only ever added: a database made by any
  * earlier build is brought forward by the ones it lacks.
  *   1  boards, runs, facts (each distinct key=value once) and the runs
- *      that recorded them, metrics, samples (every kept sample as a blob
- *      of little-endian doubles, with the run's median beside it)
+ *      that recorded them, metrics (aux: the twin of another key, the
+ *      same samples in another unit, not analysed on its own), samples
+ *      (every kept sample as a blob of little-endian doubles, with the
+ *      run's figure beside it: its median, or what the run printed)
  *   2  runs.uptime_s (boot.uptime_s); the lab-wide analysis kept:
  *      analysis (what it was computed from) and change_points */
 #include "applets/history/schema.h"
