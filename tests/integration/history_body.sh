@@ -75,11 +75,20 @@ hist_suite() {
 	tap "$(grep -qi '<script\|src="http' "$TMPD/trend.html" && echo 1 || echo 0)" \
 		"report: self-contained (no script, nothing fetched)"
 	expect_exit 2 "report without -o" -- "$BB" history report "$D"
+	expect_exit 0 "report --json" -- "$BB" history report "$D" -o "$TMPD/trend2.html" --json
+	jq_ok '.change_points == 4 and .charts == 4 and (.output | endswith("trend2.html"))' "$TMPD/out" \
+		"report --json: what it wrote"
 
 	# bisect-script: a POSIX sh script whose verdicts come from compare
 	expect_exit 0 "bisect-script" -- "$BB" history bisect-script "$D" stream.triad.c.bandwidth \
 		--runs 5 -o "$TMPD/bisect.sh"
 	tap "$(sh -n "$TMPD/bisect.sh" && echo 0 || echo 1)" "bisect-script: sh -n accepts it"
+	expect_exit 0 "bisect-script --json" -- "$BB" history bisect-script "$D" stream.triad.c.bandwidth \
+		-o "$TMPD/bisect2.sh" --json
+	jq_ok '.change_point.run == 16 and (.script | endswith("bisect2.sh"))' "$TMPD/out" \
+		"bisect-script --json: the script and its change point"
+	expect_exit 2 "bisect-script --json needs -o" -- "$BB" history bisect-script "$D" \
+		stream.triad.c.bandwidth --json
 	mkdir -p "$TMPD/ref" "$TMPD/good" "$TMPD/bad" "$TMPD/none"
 	cp "$F"/step/b1-r00[1-5].json "$TMPD/ref/"
 	cp "$F"/step/b1-r00[6-9].json "$F"/step/b1-r010.json "$TMPD/good/"

@@ -7,12 +7,14 @@
  *   the change's own verdict (regressed, improved, differs)  exit 1, bad
  *   no significant change, and these runs would have found
  *   a change of half its size; or the opposite verdict       exit 0, good
- *   anything else (within noise, too few samples, no row)    exit 125
+ *   anything else (within noise, too few samples, no row, a
+ *   claim compare finds confounded by other load)             exit 125
  * A build that fails is 125 too (git bisect skips that commit).  The
  * script is POSIX sh; its settings are variables at its top. */
 #include "applets/history/history.h"
 #include "applets/history/verbs.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "tools/toolio.h"
 
 #include <math.h>
@@ -65,10 +67,16 @@ static const char body[] =
 	"\"$COMPARE\" compare \"$REF\" \"$CUR\" --threshold \"$THRESHOLD\" --csv \"$WORK/compare.csv\" \\\n"
 	"\t>\"$WORK/compare.txt\" 2>&1\n"
 	"[ -s \"$WORK/compare.csv\" ] || exit 125\n"
-	"row=$(awk -F, -v key=\"$METRIC\" '$1 == key { print $13 \",\" $22 \",\" $23 }' \"$WORK/compare.csv\")\n"
+	"# the columns by their names in compare's header line\n"
+	"row=$(awk -F, -v key=\"$METRIC\" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }\n"
+	"\t$col[\"key\"] == key { print $col[\"ratio\"] \",\" $col[\"detectable\"] \",\" $col[\"verdict\"] \",\" \\\n"
+	"\t\t(col[\"confounded\"] ? $col[\"confounded\"] : \"\") }' \"$WORK/compare.csv\")\n"
 	"[ -n \"$row\" ] || { echo \"compare has no row for $METRIC\" >&2; exit 125; }\n"
-	"ratio=${row%%,*}; rest=${row#*,}; detectable=${rest%%,*}; verdict=${rest#*,}\n"
-	"echo \"$METRIC: $verdict (B/A $ratio, detectable $detectable)\"\n"
+	"ratio=${row%%,*}; rest=${row#*,}; detectable=${rest%%,*}; rest=${rest#*,}\n"
+	"verdict=${rest%%,*}; confounded=${rest#*,}\n"
+	"echo \"$METRIC: $verdict (B/A $ratio, detectable $detectable)${confounded:+, confounded: $confounded}\"\n"
+	"# something else used the machine during these runs: they cannot tell\n"
+	"[ -z \"$confounded\" ] || [ \"$confounded\" = 0 ] || exit 125\n"
 	"case $verdict in\n"
 	"\t\"$BAD_VERDICT\") exit 1 ;;\n"
 	"\t\"$OPPOSITE_VERDICT\") exit 0 ;;\n"
@@ -141,6 +149,11 @@ int hist_bisect(struct hdb *db, const struct hist_opts *o)
 		if (!pick || strcmp(hist_cp_run(&lab, c, 1)->started, hist_cp_run(&lab, pick, 1)->started) > 0)
 			pick = c;
 	}
+	if (o->json && (!o->out || bb_outfile_is_stdout(o->out))) {
+		hist_lab_free(&lab);
+		bb_die_usage("bisect-script --json: give the script a file (-o FILE); the JSON "
+			     "describing it goes to standard output");
+	}
 	if (!pick) {
 		hist_lab_free(&lab);
 		bb_die_usage("no change point of '%s'%s%s: nothing to bisect ('history changes' lists them)",
@@ -153,6 +166,16 @@ int hist_bisect(struct hdb *db, const struct hist_opts *o)
 	}
 	write_script(out.f, &lab, pick, o, self);
 	rc = bb_out_close(&out) ? BB_EXIT_FAIL : 0;
+	if (!rc && o->json && o->out && !bb_outfile_is_stdout(o->out)) {
+		struct bb_json j;
+		bb_json_init(&j, stdout, 1);
+		bb_json_obj_begin(&j);
+		bb_json_kstr(&j, "script", o->out);
+		bb_json_key(&j, "change_point");
+		hist_cp_json(&j, db, &lab, (size_t)(pick - lab.cps));
+		bb_json_obj_end(&j);
+		fputc('\n', stdout);
+	}
 	hist_lab_free(&lab);
 	return rc;
 }

@@ -138,32 +138,29 @@ static void operands(struct hist_opts *o, char **ops, int n, int v)
 		bb_die_usage("report: missing -o FILE, where to write the HTML page (see --help)");
 }
 
-void hist_parse(int argc, char **argv, struct hist_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "board", required_argument, NULL, OPT_BOARD },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "min-segment", required_argument, NULL, OPT_MIN_SEG },
-		{ "fdr", required_argument, NULL, OPT_FDR },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-	size_t v;
+static const struct option longopts[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "board", required_argument, NULL, OPT_BOARD },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "output", required_argument, NULL, 'o' },
+	{ "min-segment", required_argument, NULL, OPT_MIN_SEG },
+	{ "fdr", required_argument, NULL, OPT_FDR },
+	{ "runs", required_argument, NULL, OPT_RUNS },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	memset(o, 0, sizeof *o);
-	o->min_seg = BB_CP_MIN_SEG;
-	o->q = BB_CP_Q;
-	o->alpha = 0.05;
-	o->runs = 5;
+/* The options of argv[1..]: those before the verb (shortopts "+...":
+ * getopt stops at the verb), or all after it. */
+static void options(int argc, char **argv, const char *shortopts, struct hist_opts *o)
+{
+	int opt;
+
 	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, "+:o:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (option(opt, optarg, o))
 			continue;
 		if (opt == 'h') {
@@ -172,6 +169,18 @@ void hist_parse(int argc, char **argv, struct hist_opts *o)
 		}
 		bb_cli_bad(opt, argv);
 	}
+}
+
+void hist_parse(int argc, char **argv, struct hist_opts *o)
+{
+	size_t v;
+
+	memset(o, 0, sizeof *o);
+	o->min_seg = BB_CP_MIN_SEG;
+	o->q = BB_CP_Q;
+	o->alpha = 0.05;
+	o->runs = 5;
+	options(argc, argv, "+:o:h", o);
 	if (optind >= argc)
 		bb_die_usage("expected a verb: add, list, show, changes, report or bisect-script "
 			     "(see --help)");
@@ -184,15 +193,6 @@ void hist_parse(int argc, char **argv, struct hist_opts *o)
 			     o->verb);
 	argc -= base;
 	argv += base;
-	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		if (option(opt, optarg, o))
-			continue;
-		if (opt == 'h') {
-			bb_help_print(BB_HELP_HISTORY);
-			exit(0);
-		}
-		bb_cli_bad(opt, argv);
-	}
+	options(argc, argv, ":o:h", o);
 	operands(o, argv + optind, argc - optind, (int)v);
 }

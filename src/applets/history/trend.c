@@ -9,6 +9,7 @@
 #include "applets/history/history.h"
 #include "applets/history/verbs.h"
 #include "core/error.h"
+#include "core/json.h"
 #include "tools/svg.h"
 #include "tools/toolio.h"
 
@@ -307,8 +308,23 @@ int hist_report(struct hdb *db, const struct hist_opts *o)
 	}
 	page(out.f, db, &lab, o);
 	rc = bb_out_close(&out) ? BB_EXIT_FAIL : 0;
-	if (!rc && !bb_outfile_is_stdout(o->out))
+	if (!rc && o->json && !bb_outfile_is_stdout(o->out)) {
+		struct bb_json j;
+		size_t charts = 0, points = 0;
+		for (size_t i = 0; i < lab.nseries; i++)
+			charts += charted(&lab, &lab.series[i]);
+		for (size_t k = 0; k < lab.ncps; k++)
+			points += lab.cps[k].confirmed;
+		bb_json_init(&j, stdout, 1);
+		bb_json_obj_begin(&j);
+		bb_json_kstr(&j, "output", o->out);
+		bb_json_kint(&j, "charts", (long long)charts);
+		bb_json_kint(&j, "change_points", (long long)points);
+		bb_json_obj_end(&j);
+		fputc('\n', stdout);
+	} else if (!rc && !bb_outfile_is_stdout(o->out)) {
 		printf("wrote %s\n", o->out);
+	}
 	hist_lab_free(&lab);
 	return rc;
 }
