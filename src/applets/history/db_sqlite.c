@@ -185,12 +185,18 @@ int hdb_sqlite_open(const char *path, enum hdb_mode mode, struct hdb *db, char *
 	db->conn = c;
 	db->soft = 1;
 	/* The first read tells a database from any other file. */
-	if (sq_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-			"PRAGMA foreign_keys=ON") != 0) {
-		snprintf(err, errlen, "%s: not an SQLite database (%s)", path, sqlite3_errmsg(c));
+	if (sq_exec(db, "SELECT count(*) FROM sqlite_master") != 0) {
+		int notadb = sqlite3_errcode(c) == SQLITE_NOTADB;
+		snprintf(err, errlen, notadb ? "%s: not an SQLite database (%s)"
+			 : "%s: cannot read it: %s (a database in WAL mode needs its directory "
+			   "writable)", path, sqlite3_errmsg(c));
 		sqlite3_close(c);
-		return 2;
+		return notadb ? 2 : 1;
 	}
+	/* A file this user may only read is read as it is (no WAL switch). */
+	sq_exec(db, "PRAGMA journal_mode=WAL");
+	sq_exec(db, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON");
 	db->soft = 0;
+	db->failed = 0;
 	return 0;
 }
