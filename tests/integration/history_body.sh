@@ -117,6 +117,13 @@ hist_suite() {
 	jq_ok '.[0].runs[2].unit_index == 1 and .[0].runs[3].unit_index == 2 and
 		.[0].runs[29].unit_index == 10' "$TMPD/out" "boots: 3 runs of a boot are one unit"
 	jq_ok '[.[0].change_points[].run] == [16]' "$TMPD/out" "boots: the 5% step at run 16 (boot 6)"
+	jq_ok '.[0].units == "boots"' "$TMPD/out" "boots: 10 boots are the units"
+	D=$(newdb oneboot)
+	mkhist "$F/oneboot" 30 boot=30 step_at=16 step=1.10 board=b3
+	"$BB" history add "$D" "$F/oneboot" >/dev/null
+	expect_exit 0 "show, every run of one boot" -- "$BB" history show "$D" stream.copy.c.bandwidth --json
+	jq_ok '.[0].units == "runs" and [.[0].change_points[].run] == [16]' "$TMPD/out" \
+		"one boot: too few boots, so runs are the units; the step at run 16"
 
 	# several boards: the same change on all is the code, on one the board
 	D=$(newdb boards)

@@ -74,6 +74,7 @@ struct hist_series {
 	size_t npt;
 	size_t tests;             /* change-point tests made on it */
 	size_t first_cp, ncp;     /* its accepted points in hist_lab.cps */
+	int by_boot;              /* its units are boots, not runs */
 };
 
 struct hist_metric {
@@ -98,6 +99,7 @@ struct hist_lab {
 	size_t tests;             /* every test made over the lab */
 	size_t all_series;        /* the series of the lab (not only those read) */
 	double cutoff;            /* the Benjamini-Yekutieli cutoff */
+	size_t min_seg;           /* units a side of a split (boots are units only if 2 x that) */
 };
 
 /* Reads every run, metric and series (only metric_key's when not NULL,

@@ -12,7 +12,7 @@
 #include "applets/history/history.h"
 #include "applets/history/lavalog.h"
 #include "core/error.h"
-#include "net/sha256.h"
+#include "core/sha256.h"
 #include "tools/differ.h"
 #include "tools/metrics.h"
 #include "tools/reader.h"

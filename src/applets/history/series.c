@@ -178,20 +178,40 @@ static void series_sort(struct hist_series *s)
 	}
 }
 
-/* The units: runs of one boot together (consecutive, the same boot.id),
- * each valued at the geometric mean of its runs' medians. */
-static void make_units(const struct hist_lab *lab, struct hist_series *s)
+/* Units of consecutive runs: with by_boot, those of one boot.id together
+ * (a run without one alone), else each run alone; each valued at the
+ * geometric mean of its runs' figures. */
+static void group_units(const struct hist_lab *lab, struct hist_series *s, int by_boot)
 {
-	s->pt = bb_xmalloc((s->nruns ? s->nruns : 1) * sizeof *s->pt);
 	s->npt = 0;
 	for (size_t i = 0; i < s->nruns;) {
 		const char *boot = lab->runs[s->runs[i]].boot;
 		size_t j = i + 1;
-		while (boot[0] && j < s->nruns && strcmp(lab->runs[s->runs[j]].boot, boot) == 0)
+		while (by_boot && boot[0] && j < s->nruns && strcmp(lab->runs[s->runs[j]].boot, boot) == 0)
 			j++;
 		s->pt[s->npt++] = (struct hist_point){ i, j - i, bb_geomean(s->median, i, j) };
 		i = j;
 	}
+}
+
+/* The boot is the unit where every run of the series records one and
+ * there are boots enough for a split (2 x min_seg): the level that varies
+ * most must be replicated.  A series of fewer boots (a machine that runs
+ * its nights without a reboot) is taken run by run, and says so. */
+static void make_units(const struct hist_lab *lab, struct hist_series *s)
+{
+	int all_boots = s->nruns > 0;
+
+	for (size_t i = 0; i < s->nruns && all_boots; i++)
+		all_boots = lab->runs[s->runs[i]].boot[0] != '\0';
+	s->pt = bb_xmalloc((s->nruns ? s->nruns : 1) * sizeof *s->pt);
+	s->by_boot = 0;
+	if (all_boots) {
+		group_units(lab, s, 1);
+		s->by_boot = s->npt >= 2 * lab->min_seg;
+	}
+	if (!s->by_boot)
+		group_units(lab, s, 0);
 }
 
 /* The medians of every series (metric_id, board_id: -1 for all). */
@@ -642,6 +662,7 @@ static void lab_load(struct hdb *db, const struct hist_opts *o, struct hist_lab 
 	long long mid = -1;
 
 	hist_lab_basics(db, lab);
+	lab->min_seg = o->min_seg;
 	if (o->metric)
 		mid = metric_id_of(lab, o->metric);
 	stamp_of(lab, o, stamp, sizeof stamp);

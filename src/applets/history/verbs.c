@@ -287,6 +287,7 @@ static void show_json_series(struct bb_json *j, struct hdb *db, const struct his
 	bb_json_kstr(j, "metric", m->key);
 	bb_json_kstr(j, "unit", m->unit);
 	bb_json_kint(j, "better", m->better);
+	bb_json_kstr(j, "units", s->by_boot ? "boots" : "runs");
 	bb_json_key(j, "runs");
 	bb_json_arr_begin(j);
 	for (size_t u = 0; u < s->npt; u++)
@@ -317,9 +318,13 @@ static void show_text_series(struct hdb *db, const struct hist_lab *lab, const s
 	const struct hist_metric *m = &lab->metrics[s->metric];
 	size_t next = s->first_cp, end = s->first_cp + s->ncp, shown = 0;
 
-	printf("%s on %s (%s, %s is better): %zu runs in %zu units\n", m->key, lab->boards[s->board],
-	       m->disp_unit, m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither",
-	       s->nruns, s->npt);
+	printf("%s on %s (%s, %s is better): %zu runs, %zu %s as units\n", m->key,
+	       lab->boards[s->board], m->disp_unit,
+	       m->better > 0 ? "higher" : m->better < 0 ? "lower" : "neither", s->nruns, s->npt,
+	       s->by_boot ? "boots" : "runs");
+	if (!s->by_boot && s->npt && lab->runs[s->runs[0]].boot[0])
+		printf("  (runs as units: too few boots for a split of %zu a side; a change that "
+		       "needs a reboot cannot be told from one boot's luck)\n", lab->min_seg);
 	printf("  %4s  %-22s %-12s %14s\n", "run", "started", "boot", m->disp_unit);
 	for (size_t u = 0; u < s->npt; u++) {
 		for (; next < end && lab->cps[next].cp.at <= u; next++)
