@@ -12,6 +12,7 @@
 #include "applets/history/history.h"
 #include "applets/history/lavalog.h"
 #include "core/error.h"
+#include "core/parse.h"
 #include "core/sha256.h"
 #include "tools/differ.h"
 #include "tools/metrics.h"
@@ -364,6 +365,21 @@ static const char *board_of(const struct bb_rrun *r)
 	return b && b[0] ? b : NULL;
 }
 
+/* system.boot.uptime_s, a number or its text ("6433.63"); NaN if neither. */
+static double uptime_of(const struct bb_rrun *r)
+{
+	const char *s = bb_rkv_str(&r->system, "boot.uptime_s");
+	double v = bb_rkv_num(&r->system, "boot.uptime_s", NAN);
+	char *end;
+
+	if (isnan(v) && s && *s) {
+		v = bb_strtod(s, &end);
+		if (*end || !isfinite(v))
+			v = NAN;
+	}
+	return v;
+}
+
 /* Inserts the run, or finds it there; 1 added, 0 present. */
 static int store_run(struct adder *a, const struct bb_rrun *r, const char *board, const char *src,
 		     const struct kept *k, size_t nk)
@@ -380,7 +396,7 @@ static int store_run(struct adder *a, const struct bb_rrun *r, const char *board
 	hst_text(a->ins_run, 4, boot ? boot : "");
 	hst_text(a->ins_run, 5, src);
 	hst_text(a->ins_run, 6, a->added_at);
-	hst_double(a->ins_run, 7, bb_rkv_num(&r->system, "boot.uptime_s", NAN));
+	hst_double(a->ins_run, 7, uptime_of(r));
 	if (hst_step(a->ins_run) == 1)
 		run = hst_col_int(a->ins_run, 0);
 	hst_reset(a->ins_run);
