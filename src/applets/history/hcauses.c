@@ -30,14 +30,23 @@ static void run_facts(struct hstmt *s, long long id, struct bb_rrun *r)
 	free(v);
 }
 
+/* The runs of units [lo, hi), each read once per program (the points of
+ * one lab share their runs): shallow copies of lab->facts' runs. */
 static void side(struct hstmt *s, const struct hist_lab *lab, const struct hist_series *se,
 		 size_t lo, size_t hi, struct bb_runs *out)
 {
+	struct hist_facts *f = lab->facts;
+
 	memset(out, 0, sizeof *out);
 	for (size_t u = lo; u < hi; u++)
 		for (size_t k = 0; k < se->pt[u].n; k++) {
+			size_t i = se->runs[se->pt[u].first + k];
+			if (!f->have[i]) {
+				run_facts(s, lab->runs[i].id, &f->run[i]);
+				f->have[i] = 1;
+			}
 			out->r = bb_xrealloc(out->r, (out->n + 1) * sizeof *out->r);
-			run_facts(s, lab->runs[se->runs[se->pt[u].first + k]].id, &out->r[out->n++]);
+			out->r[out->n++] = f->run[i];
 		}
 }
 
@@ -63,8 +72,8 @@ static void at_boundary(struct hstmt *s, const struct hist_lab *lab, const struc
 	side(s, lab, se, lo, at, &before);
 	side(s, lab, se, at, hi, &after);
 	bb_causes_find(&before, &after, lab->metrics[se->metric].applet, out);
-	bb_runs_free(&before);
-	bb_runs_free(&after);
+	free(before.r);          /* the runs are the cache's */
+	free(after.r);
 }
 
 int hist_causes(struct hdb *db, const struct hist_lab *lab, size_t k, struct bb_causes *out)

@@ -84,6 +84,13 @@ struct hist_metric {
 	int better, aux;
 };
 
+/* The runs rebuilt from their facts, read once (hcauses.c): run[i] is
+ * lab->runs[i]'s when have[i]. */
+struct hist_facts {
+	struct bb_rrun *run;
+	char *have;
+};
+
 struct hist_lab {
 	char **boards;
 	long long *board_ids;
@@ -100,6 +107,7 @@ struct hist_lab {
 	size_t all_series;        /* the series of the lab (not only those read) */
 	double cutoff;            /* the Benjamini-Yekutieli cutoff */
 	size_t min_seg;           /* units a side of a split (boots are units only if 2 x that) */
+	struct hist_facts *facts;
 };
 
 /* Reads every run, metric and series (only metric_key's when not NULL,

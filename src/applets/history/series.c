@@ -652,6 +652,9 @@ void hist_lab_basics(struct hdb *db, struct hist_lab *lab)
 	load_boards(db, lab);
 	load_metrics(db, lab);
 	load_runs(db, lab);
+	lab->facts = bb_xcalloc(1, sizeof *lab->facts);
+	lab->facts->run = bb_xcalloc(lab->nruns ? lab->nruns : 1, sizeof *lab->facts->run);
+	lab->facts->have = bb_xcalloc(lab->nruns ? lab->nruns : 1, 1);
 }
 
 /* Reads the lab: every series when all, else (with a fresh kept
@@ -716,6 +719,13 @@ void hist_lab_free(struct hist_lab *lab)
 	for (size_t i = 0; i < lab->nruns; i++) {
 		free(lab->runs[i].started);
 		free(lab->runs[i].boot);
+		if (lab->facts && lab->facts->have[i])
+			bb_rrun_free(&lab->facts->run[i]);
+	}
+	if (lab->facts) {
+		free(lab->facts->run);
+		free(lab->facts->have);
+		free(lab->facts);
 	}
 	for (size_t i = 0; i < lab->nseries; i++) {
 		free(lab->series[i].runs);
