@@ -208,7 +208,7 @@ RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/versi
 # set stands for its applets: "board" is what a small board needs to run
 # the classic reports' measurements (docs/TARGETS.md, "Size goals"); compare
 # and report run on the PC.
-BB_ALL_APPLETS := run stream lat csum mem ttcp rr selftest facts compare report
+BB_ALL_APPLETS := run stream lat csum mem ttcp rr selftest facts compare report history
 BB_APPLET_SET_board := stream csum mem ttcp selftest
 APPLETS ?=
 BB_APPLETS := $(sort $(foreach a,$(APPLETS),$(or $(BB_APPLET_SET_$(a)),$(a))))
@@ -288,8 +288,64 @@ endif
 APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
 $(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
 
+# history (src/applets/history/, with src/analysis/) keeps a lab's results
+# in an SQLite file (libsqlite3) or, given a postgresql:// URL, on a
+# PostgreSQL server (libpq), and reads them with the results reader
+# (cJSON).  Each library is looked for with pkg-config only when history
+# is built, and left out loudly when this compiler cannot link it: without
+# SQLite or cJSON the applet says so when run; without libpq it refuses
+# postgresql:// databases in one line.  SQLITE=0 and PQ=0 leave them out,
+# =1 insists.  Board builds (APPLETS=board, static) never link either.
+SQLITE ?= auto
+PQ ?= auto
+HIST_DIR := src/applets/history
+HIST_WANTED := $(if $(BB_APPLETS),$(filter history,$(BB_APPLETS)),history)
+bb_can_link = $(shell printf '$(HASH)include <$(1)>\nint main(void) { return !$(2); }\n' | \
+	$(CC) $(3) -x c -o /dev/null - $(BB_LDFLAGS) $(LDFLAGS) $(4) >/dev/null 2>&1 && echo 1 || echo 0)
+HIST_TEST_OBJ :=
+ifneq ($(HIST_WANTED),)
+SQLITE_CFLAGS := $(shell pkg-config --cflags sqlite3 2>/dev/null)
+SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null)
+PQ_LIBS := $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
+HAVE_SQLITE := $(if $(filter 0,$(SQLITE)),0,$(call bb_can_link,sqlite3.h,sqlite3_libversion(),$(SQLITE_CFLAGS),$(SQLITE_LIBS)))
+HAVE_PQ := $(if $(filter 0,$(PQ)),0,$(call bb_can_link,libpq-fe.h,PQlibVersion(),$(PQ_CFLAGS),$(PQ_LIBS)))
+ifeq ($(SQLITE)$(HAVE_SQLITE),10)
+$(error SQLITE=1, but $(CC) cannot link libsqlite3: install libsqlite3-dev (pkg-config sqlite3))
+endif
+ifeq ($(PQ)$(HAVE_PQ),10)
+$(error PQ=1, but $(CC) cannot link libpq: install libpq-dev (pkg-config libpq))
+endif
+ifeq ($(HAVE_CJSON)$(HAVE_SQLITE),11)
+HIST_SRC := $(filter-out $(HIST_DIR)/absent.c $(HIST_DIR)/db_pg.c $(HIST_DIR)/db_nopg.c,\
+	$(wildcard $(HIST_DIR)/*.c)) $(wildcard src/analysis/*.c)
+LDLIBS += $(SQLITE_LIBS)
+ifeq ($(HAVE_PQ),1)
+HIST_SRC += $(HIST_DIR)/db_pg.c
+LDLIBS += $(PQ_LIBS)
+else
+$(info boardbench: no libpq for $(CC): building history WITHOUT PostgreSQL (an SQLite file only))
+HIST_SRC += $(HIST_DIR)/db_nopg.c
+endif
+HIST_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(HIST_DIR)/history.c,$(HIST_SRC)))
+else
+HIST_LACKS := $(if $(filter 0,$(HAVE_SQLITE)),SQLite (libsqlite3-dev))$(if $(filter 00,$(HAVE_SQLITE)$(HAVE_CJSON)), and )$(if $(filter 0,$(HAVE_CJSON)),cJSON (libcjson-dev))
+$(info boardbench: no $(HIST_LACKS) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the history applet)
+HIST_SRC := $(HIST_DIR)/absent.c $(HIST_DIR)/histopts.c
+$(BUILD)/$(HIST_DIR)/absent.o: XCFLAGS = -DBB_HIST_LACKS='"$(HIST_LACKS)"'
+endif
+APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(HIST_SRC))
+$(BUILD)/$(HIST_DIR)/%.o: XCFLAGS = $(CJSON_CFLAGS) $(SQLITE_CFLAGS)
+$(BUILD)/$(HIST_DIR)/db_pg.o: XCFLAGS = $(PQ_CFLAGS)
+$(BUILD)/src/analysis/%.o: XCFLAGS = $(CJSON_CFLAGS)
+endif
+UNIT_BIN := $(if $(HIST_TEST_OBJ),$(UNIT_BIN),$(filter-out $(BUILD)/tests/test_history%,$(UNIT_BIN)))
+ifneq ($(HAVE_CJSON),1)
+UNIT_BIN := $(filter-out $(BUILD)/tests/test_changepoint,$(UNIT_BIN))
+endif
+
 .PHONY: all clean check unit integration install install-bin install-man install-completion \
-	install-links install-strip uninstall dist run fuzz fuzz-ctl sim FORCE
+	install-links install-strip uninstall dist run fuzz fuzz-ctl sim history-sim FORCE
 
 all: $(BIN)
 
@@ -340,7 +396,7 @@ $(MUSL_SPECS):
 	scripts/musl-sysroot.sh $(TARGET) $(MUSL)
 endif
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ) $(HIST_TEST_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) \
 		-Wno-missing-prototypes $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $^ \
@@ -388,6 +444,16 @@ sim: $(BUILD)/bench/compare_sim
 $(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/compare_sim.c $(SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
+
+# The history's change points over synthetic labs (docs/BENCHMARKS.md):
+#   make history-sim HIST_SIM_ARGS="-b 0.053 -w 0.025 -n 60 -L 50"
+HIST_SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/changepoint tools/abstats tools/power \
+	core/error core/stats)
+history-sim: $(BUILD)/bench/history_sim
+	$(BUILD)/bench/history_sim $(HIST_SIM_ARGS)
+$(BUILD)/bench/history_sim: bench/history_sim.c bench/sim_suite.h $(HIST_SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/history_sim.c $(HIST_SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
 
 # ---- install, uninstall, dist ----
 # `make install` installs the binary that is built, as it is: it builds it

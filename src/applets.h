@@ -42,4 +42,7 @@ int facts_main(int argc, char **argv);
 int compare_main(int argc, char **argv);
 int report_main(int argc, char **argv);
 
+/* Host side, src/applets/history/: SQLite and PostgreSQL (docs/history.md). */
+int history_main(int argc, char **argv);
+
 #endif

@@ -57,6 +57,10 @@ const struct bb_applet bb_applets[] = {
 	{ "report", "one self-contained HTML report: inline SVG charts and run metadata",
 	  report_main, NULL },
 #endif
+#ifndef BB_NO_APPLET_history
+	{ "history", "a lab's results in SQLite or PostgreSQL: change points, their causes, trends",
+	  history_main, NULL },
+#endif
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -80,6 +80,11 @@ int bb_diff_system_key(const char *key)
 	return !system_skipped(key);
 }
 
+int bb_diff_param_key(const char *key)
+{
+	return !is_outcome(key);
+}
+
 /* ---- which applets a field can move ---- */
 
 static const struct {

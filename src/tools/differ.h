@@ -46,6 +46,10 @@ int bb_diff_explains(const struct bb_diff *x, const char *applet);
  * varies by design (free memory, the current clock, keys ending ".now"). */
 int bb_diff_system_key(const char *key);
 
+/* 1 when an applet's parameter is a setting, 0 when it is an outcome of
+ * the measurement (a validation line, a clock or core speed seen). */
+int bb_diff_param_key(const char *key);
+
 /* The section: a line per field, values cut at 60 characters unless all;
  * at most 20 lines unless all. */
 void bb_diffs_print(const struct bb_diffs *d, int all);

@@ -36,7 +36,7 @@ starts_with() {
 	tail -c +"$((n + 1))" "$TMPD/h.out" >"$TMPD/h.rest"
 }
 
-for a in stream lat csum mem ttcp rr facts compare report; do
+for a in stream lat csum mem ttcp rr facts compare report history; do
 	if ! has "$a"; then
 		echo "ok - $a --help # SKIP no $a in this build"
 		continue

@@ -20,7 +20,7 @@
 
 static const char *const names[BB_HELP_COUNT] = {
 	"run", "stream", "lat", "csum", "mem", "ttcp", "ttcp_server", "ttcp_client",
-	"rr", "selftest", "facts", "compare", "report",
+	"rr", "selftest", "facts", "compare", "report", "history",
 };
 
 static unsigned char *inflate_all(size_t *len)
