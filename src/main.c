@@ -50,7 +50,7 @@ const struct bb_applet bb_applets[] = {
 	  facts_main, NULL },
 #endif
 #ifndef BB_NO_APPLET_compare
-	{ "compare", "is B faster than A? per metric: change, interval, Mann-Whitney p, verdict",
+	{ "compare", "is B faster than A? per metric: change, interval, p, verdict; what else differed",
 	  compare_main, NULL },
 #endif
 #ifndef BB_NO_APPLET_report
