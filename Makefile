@@ -441,6 +441,8 @@ dist:
 	rm -rf $(BUILD)/dist
 	@echo "wrote $(BUILD)/$(DIST).tar.gz"
 
+include boards/boards.mk
+
 clean:
 	rm -rf build build-* boardbench
 
