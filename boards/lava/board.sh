@@ -36,7 +36,7 @@ checks() {
 	[ $rc -eq 0 ] && case_ facts pass || case_ facts fail
 	# The device tree names the board, /proc/cpuinfo the core.
 	grep -q '^dt.model: .' "$1/facts.txt" && case_ facts-dt-model pass || case_ facts-dt-model fail
-	grep -q '^cpu.cores: .' "$1/facts.txt" && case_ facts-cpu pass || case_ facts-cpu fail
+	grep -Eq '^cpu.(cores|name): .' "$1/facts.txt" && case_ facts-cpu pass || case_ facts-cpu fail
 	"$BB" selftest >"$1/selftest.txt" 2>&1
 	rc=$?
 	cat "$1/selftest.txt"
