@@ -17,12 +17,12 @@
 # lava_arch     the architecture name of lava-server's qemu device type
 board_rows() {
 	cat <<'EOT'
-aarch64-virt arm64   arm64 -                            aarch64 virt        cortex-a53 512M ttyAMA0 aarch64 virtio_pci,virtio_net,virtio_blk,ext4 virtio arm64
-raspi3b      arm64   arm64 broadcom/bcm2837-rpi-3-b.dtb aarch64 raspi3b     -          1G   ttyAMA0 aarch64 ext4             sd     arm64
-armhf-virt   armhf   armmp -                            arm     virt        cortex-a15 512M ttyAMA0 armhf   virtio_pci,virtio_net,virtio_blk,ext4 virtio arm
-vexpress-a9  armhf   armmp vexpress-v2p-ca9.dtb         arm     vexpress-a9 cortex-a9  512M ttyAMA0 armhf   ext4             sd     arm
-x86_64-pc    amd64   amd64 -                            x86_64  pc          -          512M ttyS0   x86_64  virtio_pci,virtio_net,virtio_blk,ext4 virtio amd64
-i386-pc      i386    686   -                            i386    pc          athlon     512M ttyS0   i686    virtio_pci,virtio_net,virtio_blk,ext4 virtio i386
+aarch64-virt arm64   arm64 -                            aarch64 virt        cortex-a53 512M ttyAMA0 aarch64 virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio arm64
+raspi3b      arm64   arm64 broadcom/bcm2837-rpi-3-b.dtb aarch64 raspi3b     -          1G   ttyAMA0 aarch64 crc32c_generic,ext4 sd     arm64
+armhf-virt   armhf   armmp -                            arm     virt        cortex-a15 512M ttyAMA0 armhf   virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio arm
+vexpress-a9  armhf   armmp vexpress-v2p-ca9.dtb         arm     vexpress-a9 cortex-a9  512M ttyAMA0 armhf   crc32c_generic,ext4 sd     arm
+x86_64-pc    amd64   amd64 -                            x86_64  pc          -          512M ttyS0   x86_64  virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio amd64
+i386-pc      i386    686   -                            i386    pc          athlon     512M ttyS0   i686    virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio i386
 bamboo       powerpc src   -                            ppc     bamboo      -          256M ttyS0   powerpc -                virtio ppc
 ppce500      powerpc src   -                            ppc     ppce500     -          256M ttyS0   powerpc -                virtio ppc
 EOT
