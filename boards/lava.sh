@@ -42,18 +42,6 @@ HOSTBB=${BOARD_HOST_BB:-$TOP/boardbench}
 command -v lava-run >/dev/null 2>&1 || { echo "boards/lava.sh: no lava-run: apt-get install lava-dispatcher" >&2; exit 1; }
 . "$HERE/debs.sh"
 
-n=0
-nfail=0
-tap() {  # STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		nfail=$((nfail + 1))
-	fi
-}
-
 # ---- lava-server's templates and a kernel for libguestfs's appliance ----
 templates() {
 	t=$(ls -d "$CACHE"/root-lava-server_*/usr/share/lava-server/device-types 2>/dev/null | tail -1)
@@ -134,14 +122,13 @@ cleanup
 sleep 1
 
 # ---- what came back ----
-"$PY" "$HERE/lava_results.py" "$L/out" "$L/files" >"$L/results.txt" 2>"$L/results.err"
-prc=$?
-[ $prc -eq 0 ] || { cat "$L/results.err"; tail -20 "$L/lava-run.log"; }
-tap $prc "lava-run's log holds the job's results and the files between markers"
-sh "$HERE/check.sh" "$L" "$NET" "$NBUF" "$BUFLEN"
+"$PY" "$HERE/lava_check.py" "$L/lava-run.log" "$L/files" "$NET" "$NBUF" "$BUFLEN" >"$L/check.tap" 2>&1
 crc=$?
-n=$((n + $(grep -c '^ok \|^not ok ' "$L/check.tap")))
-nfail=$((nfail + $(grep -c '^not ok ' "$L/check.tap")))
-[ $rc -eq 0 ] || nfail=$((nfail + 1))
-echo "$((n - nfail)) passed, $nfail failed"
-[ $nfail -eq 0 ] && [ $crc -eq 0 ]
+cat "$L/check.tap"
+[ $rc -eq 0 ] || echo "not ok - lava-run exited $rc"
+p=$(grep -c '^ok ' "$L/check.tap")
+f=$(grep -c '^not ok ' "$L/check.tap")
+[ $rc -eq 0 ] || f=$((f + 1))
+[ $crc -eq 0 ] || [ "$f" -gt 0 ] || f=1
+echo "$BOARD: $p passed, $f failed (files in $L/files)"
+[ "$f" -eq 0 ]
