@@ -143,7 +143,7 @@ def main():
     for a in applets:
         m = [c for c in suite if c["case"].startswith(a + "-") and c.get("measurement") not in (None, "")]
         tap(m, "%s: a LAVA test case with a measurement (%s)" % (a, ", ".join(
-            "%s %s %s" % (c["case"], c["measurement"], c.get("unit", "")) for c in m) or "none"))
+            "%s %s %s" % (c["case"], c["measurement"], c.get("units", "")) for c in m) or "none"))
     tri = best_triad(run or {})
     lt = [c for c in suite if c["case"] == "stream-triad"]
     if tri is not None or lt:
