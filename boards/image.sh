@@ -62,7 +62,7 @@ modules_from() {  # ROOT KVER: copies $b_modules and their dependencies, in load
 if [ "$b_kernel" = src ]; then
 	kdir=$(sh "$HERE/kernel.sh" "$BOARD" "$CACHE")
 	cp "$kdir/uImage" "$OUT/kernel"
-	KDESC="linux $(sed -n 's/^recipe [0-9]*; linux \([^;]*\);.*/\1/p' "$kdir/.stamp") built from Debian's source (boards/kconfig/$BOARD.config)"
+	KDESC="linux $(sed -n 's/^recipe [0-9]*; linux \([^;]*\);.*/\1/p' "$kdir/.stamp") built from the Debian linux source (boards/kconfig/$BOARD.config)"
 else
 	deb_need_arch "$b_arch"
 	kroot=$(deb_kernel "$b_kernel" "$b_arch")
@@ -80,7 +80,7 @@ fi
 # ---- BusyBox ----
 if [ "$b_arch" = powerpc ]; then
 	bbx=$(sh "$HERE/busybox.sh" powerpc-linux-gnu- "$CACHE")
-	BBDESC="BusyBox from Debian's busybox source ($(sed -n 's/.*busybox \([^ ]*\) .*/\1/p' "$(dirname "$bbx")/.stamp"), static config)"
+	BBDESC="BusyBox built from the Debian busybox source ($(sed -n 's/.*busybox \([^ ]*\) .*/\1/p' "$(dirname "$bbx")/.stamp"), static config)"
 else
 	deb_need_arch "$b_arch"
 	bbroot=$(deb_unpack "$(deb_fetch "busybox-static:$b_arch")")

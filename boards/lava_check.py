@@ -132,9 +132,15 @@ def main():
     for c in ("facts-dt-model", "facts-cpu", "selftest"):
         tap(chk.get(c, {}).get("result") == "pass", "%s passes" % c)
     facts = load(filesdir, "facts.txt") or ""
-    for key in ("dt.model", "cpu.cores"):
-        v = [l.split(": ", 1)[1] for l in facts.splitlines() if l.startswith(key + ": ")]
-        tap(v and v[0].strip(), "facts names %s: %s" % (key, v[0] if v else "absent"))
+    def fact(*keys):
+        for key in keys:
+            v = [l.split(": ", 1)[1] for l in facts.splitlines() if l.startswith(key + ": ")]
+            if v and v[0].strip():
+                return key, v[0].strip()
+        return "/".join(keys), None
+    for keys in (("dt.model",), ("cpu.cores", "cpu.name")):
+        k, v = fact(*keys)
+        tap(v, "facts names %s: %s" % (k, v or "absent"))
     suite = [c for d, cs in cases.items() if d.endswith("_boardbench") for c in cs.values()]
     run = load(filesdir, "boardbench.json")
     tap(run is not None, "the quick suite's results JSON came back")
