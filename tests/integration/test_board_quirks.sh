@@ -22,3 +22,12 @@ if unshare -n true 2>/dev/null; then
 else
 	echo "ok 1 - lo down # SKIP unshare -n is not permitted here"
 fi
+
+# ARM's /proc/cpuinfo names no model: run's header names the cores from
+# cpu.cores (the big.LITTLE fixture: Cortex-A53 and Cortex-A72), as does
+# the results file's system.cpu_model.
+BB_SYSROOT=tests/fixtures/boards/biglittle $BB run --only csum -o "$TMPD/bl" >"$TMPD/bl.out" 2>&1
+head -1 "$TMPD/bl.out" | grep -q '^boardbench quick suite on .* (Cortex-A53 + Cortex-A72, [0-9]* CPUs, '
+tap $? "ARM: run's header names the cores ($(head -1 "$TMPD/bl.out"))"
+jq -e '.system.cpu_model == "Cortex-A53 + Cortex-A72"' "$TMPD"/bl/*.json >/dev/null 2>&1
+tap $? "ARM: system.cpu_model names the cores"
