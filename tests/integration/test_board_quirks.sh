@@ -31,3 +31,22 @@ head -1 "$TMPD/bl.out" | grep -q '^boardbench quick suite on .* (Cortex-A53 + Co
 tap $? "ARM: run's header names the cores ($(head -1 "$TMPD/bl.out"))"
 jq -e '.system.cpu_model == "Cortex-A53 + Cortex-A72"' "$TMPD"/bl/*.json >/dev/null 2>&1
 tap $? "ARM: system.cpu_model names the cores"
+
+# run's mem line names the fastest variant truly: another one, "N% less"
+# than libc, or libc itself ("the fastest; next X, N% more"), as the JSON's
+# best tot_memcpy values order them (whichever this CPU makes true).
+$BB run --only mem -o "$TMPD/m" --json "$TMPD/m.json" >"$TMPD/m.out" 2>&1
+line=$(grep '^mem ' "$TMPD/m.out")
+order=$(jq -r '[.results[] | select(.applet == "mem") | .series[] | select(.name == "tot_memcpy") |
+	{v: .variant, b: .values.best}] | (.[0].v) + " " + ((.[1:] | min_by(.b)).v) + " " +
+	(if .[0].b <= (.[1:] | min_by(.b)).b then "base" else "other" end)' "$TMPD/m.json" 2>/dev/null)
+set -- $order
+case $3 in
+base) echo "$line" | grep -Eq "^mem +tot_memcpy $1 [0-9]+ [a-z]+, the fastest; next $2 [0-9]+ \([0-9.]+% more\) " ;;
+other) echo "$line" | grep -Eq "^mem +tot_memcpy $1 [0-9]+ [a-z]+; fastest $2 [0-9]+ \([0-9.]+% less\) " ;;
+*) false ;;
+esac
+tap $? "mem's line names the fastest as the JSON orders them ($order): $line"
+echo "$line" | grep -q -- '(-'
+[ $? -ne 0 ]
+tap $? "mem's line has no negative percentage"
