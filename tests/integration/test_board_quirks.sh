@@ -65,3 +65,19 @@ if command -v faketime >/dev/null 2>&1 && faketime '1970-01-01 00:00:15' true 2>
 else
 	echo "ok - 1970 clock # SKIP faketime is not installed"
 fi
+
+# On a terminal, a warning during a step (lat's size cut to half of the
+# 106 MB MemAvailable of the MPC8313E fixture) starts on a line of its
+# own: the "[2/2] lat ..." progress line ends first and is drawn again.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "BB_SYSROOT=tests/fixtures/boards/mpc8313e $BB run --only lat -o $TMPD/pl" /dev/null \
+		>"$TMPD/pl.out" 2>&1
+	tr -d '\r' <"$TMPD/pl.out" | grep -q '^boardbench run: lat: largest size reduced'
+	tap $? "progress line: the warning starts its own line"
+	! tr -d '\r' <"$TMPD/pl.out" | grep -q '\.\.\..*boardbench run:'
+	tap $? "progress line: nothing glued onto '[1/1] lat ...'"
+	tr -d '\r' <"$TMPD/pl.out" | grep -Eq '^\[1/1\] lat done in [0-9.]+ s$'
+	tap $? "progress line: drawn again and ended with its result"
+else
+	echo "ok - progress line # SKIP no script(1) to give run a terminal"
+fi
