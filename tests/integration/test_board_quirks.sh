@@ -81,3 +81,20 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
 else
 	echo "ok - progress line # SKIP no script(1) to give run a terminal"
 fi
+
+# --to-server: the headline is what arrived (the server's bytes over its
+# time), before the ttcp-t lines that count writes; the JSON keeps it.
+P=$(sh tests/port_base.sh $$)
+P=$((P + 21))
+$BB ttcp -r --server -p $P --bind 127.0.0.1 >"$TMPD/gs.out" 2>&1 &
+SPID=$!
+wait_for "^ttcp-r: serving on port $P" "$TMPD/gs.out" 20
+$BB ttcp --to-server 127.0.0.1 -p $P -n 64 -l 8192 --json "$TMPD/gp.json" >"$TMPD/gp.out" 2>&1
+rc=$?
+kill $SPID 2>/dev/null
+wait $SPID 2>/dev/null
+head -1 "$TMPD/gp.out" | grep -Eq '^ttcp-client: goodput [0-9.]+ Mbit/s \(10\^6 bit/s\): 524288 bytes arrived at the server in [0-9.]+ s'
+tap $? "--to-server: the first line is the goodput of the 524288 bytes that arrived (exit $rc)"
+[ $? -eq 0 ] || sed 's/^/#   /' "$TMPD/gp.out" | head -3
+jq -e '.results[0].params.goodput_bits_per_s > 0' "$TMPD/gp.json" >/dev/null 2>&1
+tap $? "--to-server: params.goodput_bits_per_s in the JSON"
