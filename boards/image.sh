@@ -116,9 +116,10 @@ DTB_ARG=
 [ -f "$OUT/board.dtb" ] && DTB_ARG='-dtb "$D/board.dtb"'
 CPU_ARG=
 [ "$b_cpu" = - ] || CPU_ARG="-cpu $b_cpu"
-case $b_drive in
-virtio) NET='-netdev "user,id=n0${BOARD_HOSTFWD:+,$BOARD_HOSTFWD}" -device virtio-net-pci,netdev=n0' ;;
-*) NET='-nic "user${BOARD_HOSTFWD:+,$BOARD_HOSTFWD}"' ;;
+case $b_nic in
+none) NET='-nic none' ;;
+virtio-net-pci) NET='-netdev "user,id=n0${BOARD_HOSTFWD:+,$BOARD_HOSTFWD}" -device virtio-net-pci,netdev=n0' ;;
+*) NET='-nic "user,model='$b_nic'${BOARD_HOSTFWD:+,$BOARD_HOSTFWD}"' ;;
 esac
 cat >"$OUT/qemu.sh" <<EOF
 #!/bin/sh
@@ -133,7 +134,7 @@ EOF
 chmod 755 "$OUT/qemu.sh"
 cat >"$OUT/board.env" <<EOF
 b_name='$b_name' b_arch='$b_arch' b_qemu='$b_qemu' b_machine='$b_machine' b_cpu='$b_cpu'
-b_mem='$b_mem' b_console='$b_console' b_drive='$b_drive' b_lava_arch='$b_lava_arch'
+b_mem='$b_mem' b_console='$b_console' b_drive='$b_drive' b_lava_arch='$b_lava_arch' b_nic='$b_nic'
 b_dtb='$( [ -f "$OUT/board.dtb" ] && echo yes || echo no)'
 KDESC='$KDESC'
 BBDESC='$BBDESC'

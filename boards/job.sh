@@ -40,6 +40,10 @@ if [ $device = 1 ]; then
 {% set guestfs_interface = '$b_drive' %}
 {% set netdevice = 'user,hostfwd=tcp:127.0.0.1:$FWDPORT-:$SERVERPORT' %}
 EOF
+	case $b_nic in
+	virtio-net-pci | none) ;;
+	*) echo "{% set model = 'model=$b_nic' %}" ;;
+	esac
 	[ "$b_cpu" = - ] || echo "{% set cpu = '$b_cpu' %}"
 	exit 0
 fi
