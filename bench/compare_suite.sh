@@ -21,6 +21,7 @@
 #   -p PHASES  which phases, comma-separated (default aa,o0,busy)
 #   -a         analyse the runs already in DIR, run nothing new
 #   BB=path    the boardbench binary (default: ./boardbench, built if missing)
+#   BUSY_CPU=N the CPU the busy loop is pinned to (default: the last)
 set -eu
 prog=compare_suite.sh
 # shellcheck source=bench/lib.sh
@@ -81,16 +82,18 @@ analyse() {  # dir
 	"$BB" compare "$1" --by side --base A --csv "$1/compare.csv" >"$1/compare.txt" 2>&1 || true
 }
 
-# Rows claimed in a comparison (calib, the CPU's speed, is the machine).
+# Rows claimed in a comparison (calib, the CPU's speed, is the machine and
+# never claimed; --csv: verdict is column 24, ratio 14, confounded 29).
 claims() {  # dir
-	awk -F, 'NR > 1 && $2 != "calib" && ($23 == "improved" || $23 == "regressed" ||
-		$23 == "differs")' "$1/compare.csv" | wc -l
+	awk -F, 'NR > 1 && $2 != "calib" && ($24 == "improved" || $24 == "regressed" ||
+		$24 == "differs")' "$1/compare.csv" | wc -l
 }
 
-# Its claimed rows as "key verdict change%".
+# Its claimed rows as "key verdict change% [confounded: why]".
 claimed_rows() {  # dir
-	awk -F, 'NR > 1 && $2 != "calib" && ($23 == "improved" || $23 == "regressed" ||
-		$23 == "differs") { printf "%s %s %+.1f%%\n", $1, $23, 100 * ($13 - 1) }' "$1/compare.csv"
+	awk -F, 'NR > 1 && $2 != "calib" && ($24 == "improved" || $24 == "regressed" ||
+		$24 == "differs") { printf "%s %s %+.1f%%%s\n", $1, $24, 100 * ($14 - 1),
+		$29 != "" ? " (confounded: " $29 ")" : "" }' "$1/compare.csv"
 }
 
 if has_phase o0; then
@@ -104,7 +107,7 @@ fi
 if has_phase busy; then
 	[ "$ncpu" -ge 2 ] || die "one CPU only: a busy loop would take the whole machine"
 	if [ "$analyse_only" -eq 0 ]; then
-		before_b() { busy_start $((ncpu - 1)); }
+		before_b() { busy_start "${BUSY_CPU:-$((ncpu - 1))}"; }
 		after_b() { busy_stop; }
 		collect "$work/busy" "$BB" "$BB"
 		before_b() { :; }
@@ -156,4 +159,13 @@ for ph in o0 busy; do
 	echo "Claimed rows ($(claims "$work/$ph")):"
 	echo
 	claimed_rows "$work/$ph" | sed 's/^/- /'
+	if [ "$ph" = busy ]; then
+		echo
+		grep -q "^rr.tcp.1x1.rate,.*,regressed," "$work/busy/compare.csv" &&
+			echo "busy: rr's rate claimed regressed: yes" || echo "busy: rr's rate claimed regressed: NO"
+		grep -q "^  other processes' CPU time during " "$work/busy/compare.txt" &&
+			echo "busy: the busy loop named among the differences: yes" ||
+			echo "busy: the busy loop named among the differences: NO"
+		grep "^  other processes' CPU time during " "$work/busy/compare.txt" | sed 's/^/    /'
+	fi
 done

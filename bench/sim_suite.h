@@ -2,7 +2,9 @@
  * medians of many metrics in several applets, drawn with a given
  * run-to-run spread, optionally one applet shifted, then tested as compare
  * tests them (Welch's t on logs, the suite-wide control of multi.h, the
- * size rule with a noise threshold).  Shared by the unit test
+ * size rule with a noise threshold), runs grouped in boots that each move
+ * the applet by a boot effect of their own when asked, tested on every run
+ * (boots ignored) or on the boots' figures (boots as units).  Shared by the unit test
  * tests/unit/test_multi.c (a few hundred suites, asserted) and the
  * benchmark bench/compare_sim.c (thousands, reported); header-only so
  * that neither is part of the binary. */
@@ -30,6 +32,9 @@ struct sim_cfg {
 	int shifted;                      /* applet B is shifted in, or -1 */
 	double shift;                     /* B/A of every metric of that applet */
 	double alpha, threshold;
+	size_t boots;                     /* boots a side, `runs` runs each (0: as 1) */
+	double boot_cv;                   /* spread of a boot's own effect (0: none) */
+	int by_boot;                      /* test boot figures, not every run */
 };
 
 struct sim_out {
@@ -71,11 +76,58 @@ static void sim_side(double *v, size_t m, size_t runs, double sd, double rho, do
 						       sqrt(1 - rho) * sim_gauss()));
 }
 
+/* The same with boots: `boots` groups of `per` runs, each group moved by a
+ * boot effect of spread bsd (shared by the applet's metrics as the run
+ * noise is, by rho); m metrics x (boots * per), row-major. */
+static void sim_side_boots(double *v, size_t m, size_t boots, size_t per, double sd, double bsd,
+			   double rho, double factor)
+{
+	size_t n = boots * per;
+	double common[SIM_MAX_RUNS];
+
+	sim_side(v, m, n, sd, rho, factor);
+	for (size_t g = 0; g < boots; g++)
+		common[g] = sim_gauss();
+	for (size_t i = 0; i < m; i++)
+		for (size_t g = 0; g < boots; g++) {
+			double e = exp(bsd * (sqrt(rho) * common[g] + sqrt(1 - rho) * sim_gauss()));
+			for (size_t j = 0; j < per; j++)
+				v[i * n + g * per + j] *= e;
+		}
+}
+
+/* A metric's boot figures: the geometric mean of each boot's runs. */
+static void sim_boot_figures(const double *v, size_t boots, size_t per, double *out)
+{
+	for (size_t g = 0; g < boots; g++) {
+		double s = 0;
+		for (size_t j = 0; j < per; j++)
+			s += log(v[g * per + j]);
+		out[g] = exp(s / (double)per);
+	}
+}
+
+/* Welch on one metric's values as the configuration tests them. */
+static void sim_test(const struct sim_cfg *c, const double *a, const double *b, size_t n,
+		     struct bb_welch *w)
+{
+	size_t boots = c->boots ? c->boots : 1;
+	double fa[SIM_MAX_RUNS], fb[SIM_MAX_RUNS];
+
+	if (!c->by_boot || boots < 2) {
+		bb_welch_log(a, n, b, n, c->alpha, w);
+		return;
+	}
+	sim_boot_figures(a, boots, n / boots, fa);
+	sim_boot_figures(b, boots, n / boots, fb);
+	bb_welch_log(fa, boots, fb, boots, c->alpha, w);
+}
+
 /* One comparison of a whole synthetic suite. */
 static void sim_suite(const struct sim_cfg *c, struct sim_out *out)
 {
-	size_t total = 0, k = 0, runs = c->runs;
-	double sd = log1p(c->cv);
+	size_t total = 0, k = 0, boots = c->boots ? c->boots : 1, runs = c->runs * boots;
+	double sd = log1p(c->cv), bsd = log1p(c->boot_cv);
 
 	for (size_t a = 0; a < c->applets; a++)
 		total += c->metrics[a];
@@ -87,11 +139,12 @@ static void sim_suite(const struct sim_cfg *c, struct sim_out *out)
 
 	for (size_t a = 0; a < c->applets; a++) {
 		size_t m = c->metrics[a];
-		sim_side(va + k * runs, m, runs, sd, c->rho, 1);
-		sim_side(vb + k * runs, m, runs, sd, c->rho, (int)a == c->shifted ? c->shift : 1);
+		sim_side_boots(va + k * runs, m, boots, c->runs, sd, bsd, c->rho, 1);
+		sim_side_boots(vb + k * runs, m, boots, c->runs, sd, bsd, c->rho,
+			       (int)a == c->shifted ? c->shift : 1);
 		for (size_t i = 0; i < m; i++, k++) {
 			struct bb_welch w;
-			bb_welch_log(va + k * runs, runs, vb + k * runs, runs, c->alpha, &w);
+			sim_test(c, va + k * runs, vb + k * runs, runs, &w);
 			ab[k] = (struct bb_ab){ .ratio = w.ratio, .lo = w.lo, .hi = w.hi, .have_p = 1 };
 			it[k] = (struct bb_fam_item){ .applet = names[a], .p = w.p, .headline = i == 0 };
 		}

@@ -2,17 +2,22 @@
  * quick suite as a LAVA test case, one shell line each, for the test
  * definition in packaging/lava/ to run on the board.
  *
- * The headlines follow compare's (src/tools/compare.c), picked from the
- * results model in memory rather than from JSON (a board's static binary
- * has no cJSON).  Names stay the same from board to board, so LAVA can
- * chart a metric across jobs:
- *   stream-triad          STREAM Triad, plain C, best rate         MB/s (10^6 B/s)
+ * The headlines and their figures are compare's (src/tools/compare.c): the
+ * metric compare heads each applet with, and the figure compare takes for
+ * one run (the median of its kept samples, or the figure the applet
+ * printed), so that the geometric mean of a LAVA measurement over runs is
+ * the A or B figure compare prints.  They are picked from the results
+ * model in memory rather than from JSON (a board's static binary has no
+ * cJSON).  Names stay the same from board to board, so LAVA can chart a
+ * metric across jobs:
+ *   stream-triad          STREAM Triad, plain C, median rate            MB/s (10^6 B/s)
  *   lat-largest-set       latency at the largest working set, median   ns
- *   csum-1500-generic32   the portable C checksum of 1500 bytes, median ns per call
- *   mem-tot-memcpy-libc   the tot_memcpy sweep with libc's memcpy, best  ticks or cycles
+ *   csum-total-generic32  the portable C checksum's Total time: per call,
+ *                         summed over the lengths, median over rounds  ns
+ *   mem-tot-memcpy-libc   the tot_memcpy sweep with libc's memcpy, median  ticks or cycles
  *   ttcp-tcp-transmit     loopback ttcp, median of the transfers     Mbit/s (10^6 bit/s)
  *   ttcp-tcp-transmit-streams2   the same with 2 streams
- *   rr-tcp-1x1-latency    loopback request/response, median latency   us
+ *   rr-tcp-1x1-rate       loopback request/response, transactions per second
  * A result that failed or was cut short gives `--result fail` and no
  * measurement; an applet the suite did not run gives no line. */
 #include "lava.h"
@@ -22,6 +27,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NAME_MAX_LEN 96
@@ -55,24 +61,27 @@ static void pass_line(FILE *f, const char *name, double v, const char *units)
 	fputc('\n', f);
 }
 
-static double kept_min(const struct bb_series *s)
-{
-	size_t n;
-	const double *x = bb_series_kept(s, &n);
-	double m = NAN;
-
-	for (size_t i = 0; i < n; i++)
-		if (isnan(m) || x[i] < m)
-			m = x[i];
-	return m;
-}
-
 static double kept_median(const struct bb_series *s)
 {
 	size_t n;
 	const double *x = bb_series_kept(s, &n);
 
 	return bb_median(x, n);
+}
+
+/* The median of work / sample over the kept samples (a rate per sample,
+ * as compare takes it, not work over the median time). */
+static double kept_median_rate(const struct bb_series *s)
+{
+	size_t n;
+	const double *x = bb_series_kept(s, &n);
+	double *r = bb_xcalloc(n ? n : 1, sizeof *r), m;
+
+	for (size_t i = 0; i < n; i++)
+		r[i] = s->work / x[i];
+	m = bb_median(r, n);
+	free(r);
+	return m;
 }
 
 /* The first series named name, of variant if there is one, else of any. */
@@ -89,7 +98,7 @@ static void stream_case(FILE *f, const struct bb_result *r)
 	const struct bb_series *s = find(r, "Triad", "c");
 
 	if (s)
-		pass_line(f, "stream-triad", s->work / kept_min(s) * 1e-6, "MB/s");
+		pass_line(f, "stream-triad", kept_median_rate(s) * 1e-6, "MB/s");
 }
 
 static void lat_case(FILE *f, const struct bb_result *r)
@@ -100,13 +109,37 @@ static void lat_case(FILE *f, const struct bb_result *r)
 		pass_line(f, "lat-largest-set", kept_median(s) / s->work * 1e9, "ns");
 }
 
+/* The Total time of the portable C checksum, as compare derives it
+ * (metrics.c, bb_metrics_add_totals): round by round, the time per call of
+ * every length summed; the median over the rounds. */
 static void csum_case(FILE *f, const struct bb_result *r)
 {
-	const struct bb_series *s = bb_result_find(r, "bytes=1500", "generic32");
-	double calls = s ? bb_kv_getnum(&s->values, "calls", 0) : 0;
+	size_t n = 0, rounds = 0;
+	double *sum = NULL, m;
 
-	if (s && calls > 0)
-		pass_line(f, "csum-1500-generic32", kept_median(s) / calls * 1e9, "ns");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bb_series *s = r->series[i];
+		double calls = bb_kv_getnum(&s->values, "calls", 0);
+		const double *x = bb_series_kept(s, &n);
+		if (strcmp(s->variant, "generic32") || strncmp(s->name, "bytes=", 6) ||
+		    strchr(s->name, ' ') || !(calls > 0))
+			continue;
+		if (!sum) {
+			rounds = n;
+			sum = bb_xcalloc(n ? n : 1, sizeof *sum);
+		}
+		if (n != rounds) {
+			free(sum);
+			return;              /* lengths with different rounds: no total */
+		}
+		for (size_t j = 0; j < n; j++)
+			sum[j] += x[j] / calls;
+	}
+	if (sum && rounds) {
+		m = bb_median(sum, rounds);
+		pass_line(f, "csum-total-generic32", m * 1e9, "ns");
+	}
+	free(sum);
 }
 
 static void mem_case(FILE *f, const struct bb_result *r)
@@ -114,8 +147,7 @@ static void mem_case(FILE *f, const struct bb_result *r)
 	const struct bb_series *s = bb_result_find(r, "tot_memcpy", "libc");
 
 	if (s)
-		pass_line(f, "mem-tot-memcpy-libc", bb_kv_getnum(&s->values, "best", kept_min(s)),
-			  s->unit);
+		pass_line(f, "mem-tot-memcpy-libc", kept_median(s), s->unit);
 }
 
 static void ttcp_name(char *name, size_t len, const struct bb_result *r)
@@ -140,7 +172,7 @@ static void ttcp_case(FILE *f, const struct bb_result *r)
 		pass_line(f, name, s->work * 8 / kept_median(s) * 1e-6, "Mbit/s");
 }
 
-/* "rr-tcp-1x1-latency", "-inflight4" before "-latency" when above 1. */
+/* "rr-tcp-1x1-rate", "-inflight4" before "-rate" when above 1. */
 static void rr_name(char *name, size_t len, const struct bb_result *r)
 {
 	const struct bb_kv *proto = bb_kv_get(&r->params, "protocol");
@@ -151,11 +183,10 @@ static void rr_name(char *name, size_t len, const struct bb_result *r)
 		 bb_kv_getnum(&r->params, "response_bytes", 1));
 	if (inflight > 1)
 		snprintf(name + strlen(name), len - strlen(name), "-inflight%.0f", inflight);
-	snprintf(name + strlen(name), len - strlen(name), "-latency");
+	snprintf(name + strlen(name), len - strlen(name), "-rate");
 }
 
-/* The median of every transaction (rr's own p50, from its histogram), else
- * of the latencies kept. */
+/* The transactions per second rr printed (netperf's TCP_RR figure). */
 static void rr_case(FILE *f, const struct bb_result *r)
 {
 	const struct bb_series *s = bb_result_find(r, "latency", NULL);
@@ -163,7 +194,8 @@ static void rr_case(FILE *f, const struct bb_result *r)
 
 	rr_name(name, sizeof name, r);
 	if (s)
-		pass_line(f, name, bb_kv_getnum(&s->values, "p50_s", kept_median(s)) * 1e6, "us");
+		pass_line(f, name, bb_kv_getnum(&s->values, "transactions_per_s", NAN),
+			  "transactions/s");
 }
 
 static const struct {
@@ -174,7 +206,7 @@ static const struct {
 } cases[] = {
 	{ "stream", "stream-triad", stream_case, NULL },
 	{ "lat", "lat-largest-set", lat_case, NULL },
-	{ "csum", "csum-1500-generic32", csum_case, NULL },
+	{ "csum", "csum-total-generic32", csum_case, NULL },
 	{ "mem", "mem-tot-memcpy-libc", mem_case, NULL },
 	{ "ttcp", NULL, ttcp_case, ttcp_name },
 	{ "rr", NULL, rr_case, rr_name },

@@ -285,6 +285,71 @@ int bb_ab_compare(const double *a, size_t na, const double *b, size_t nb, double
 	return rc;
 }
 
+/* P(X <= k) for X ~ Binomial(n, 1/2): the terms from k down, each from the
+ * one above it, until they no longer count. */
+static double binom_half_cdf(size_t n, size_t k)
+{
+	double t, sum = 0;
+
+	if (k >= n)
+		return 1;
+	t = exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) -
+		(double)n * log(2.0));
+	for (size_t j = k + 1; j-- > 0;) {
+		sum += t;
+		if (t < sum * 1e-17)
+			break;
+		t *= (double)j / (double)(n - j + 1);
+	}
+	return fmin(1, sum);
+}
+
+double bb_median_se(const double *x, size_t n)
+{
+	const double z = 1.959963984540054;
+	double c, p;
+	size_t k;
+
+	if (n < 2)
+		return NAN;
+	c = floor(((double)n - z * sqrt((double)n)) / 2 + 0.5);
+	k = c < 1 ? 1 : (size_t)c;
+	p = binom_half_cdf(n, k - 1);
+	return (x[n - k] - x[k - 1]) / (2 * bb_normal_quantile(1 - p));
+}
+
+int bb_median_ratio(const double *a, size_t na, const double *b, size_t nb, double alpha,
+		    struct bb_ab *out)
+{
+	double *sa, *sb, ma, mb, sl, z;
+
+	memset(out, 0, sizeof *out);
+	out->na = na;
+	out->nb = nb;
+	if (!na || !nb)
+		return -1;
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	ma = bb_median(sa, na);
+	mb = bb_median(sb, nb);
+	if (!(ma > 0) || !(mb > 0) || !isfinite(ma) || !isfinite(mb) || !(sa[0] >= 0) ||
+	    !(sb[0] >= 0) || !isfinite(sa[na - 1]) || !isfinite(sb[nb - 1])) {
+		free(sa);
+		free(sb);
+		return -1;
+	}
+	out->ratio = mb / ma;
+	sl = hypot(bb_median_se(sa, na) / ma, bb_median_se(sb, nb) / mb);
+	z = bb_normal_quantile(1 - alpha / 2);
+	out->lo = isfinite(sl) ? out->ratio * exp(-z * sl) : NAN;
+	out->hi = isfinite(sl) ? out->ratio * exp(z * sl) : NAN;
+	bb_mwu(a, na, b, nb, &out->mwu);
+	out->have_p = na >= BB_AB_MIN_N && nb >= BB_AB_MIN_N;
+	free(sa);
+	free(sb);
+	return 0;
+}
+
 /* Significant (p < alpha), then the size of the change (bb_size_verdict). */
 enum bb_verdict bb_ab_verdict(const struct bb_ab *r, int better, double alpha, double threshold)
 {
@@ -331,6 +396,7 @@ const char *bb_verdict_name(enum bb_verdict v)
 		[BB_V_IMPROVED] = "improved",
 		[BB_V_REGRESSED] = "regressed",
 		[BB_V_DIFFERS] = "differs",
+		[BB_V_TWIN] = "-",
 	};
 	return (unsigned)v < BB_V_COUNT ? names[v] : "?";
 }

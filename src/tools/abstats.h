@@ -7,6 +7,8 @@
  *   approximation with the tie correction and a continuity correction of
  *   1/2.  p-values follow the usual convention: twice the smaller tail,
  *   at most 1.
+ * - The ratio of medians B/A with a distribution-free interval (Price and
+ *   Bonett): what `compare` prints on pooled samples.
  * - Hodges-Lehmann estimate of the ratio B/A: exp of the median of all
  *   pairwise differences log(b_j) - log(a_i), with the distribution-free
  *   interval of those differences whose ranks come from the same U
@@ -29,6 +31,7 @@ enum bb_verdict {
 	BB_V_IMPROVED,
 	BB_V_REGRESSED,
 	BB_V_DIFFERS,      /* significant and large, direction of "better" unknown */
+	BB_V_TWIN,         /* the same samples as a tested key: no verdict of its own */
 	BB_V_COUNT
 };
 
@@ -40,7 +43,7 @@ struct bb_mwu {
 
 struct bb_ab {
 	size_t na, nb;
-	double ratio;      /* Hodges-Lehmann estimate of B/A */
+	double ratio;      /* the estimate of B/A (Hodges-Lehmann, or the estimator named) */
 	double lo, hi;     /* its interval at level 1 - alpha */
 	int have_p;        /* both sides have at least BB_AB_MIN_N samples */
 	struct bb_mwu mwu;
@@ -59,6 +62,22 @@ int bb_hl_shift(const double *a, size_t na, const double *b, size_t nb, double a
  * empty or a sample is not a positive finite number. */
 int bb_ab_compare(const double *a, size_t na, const double *b, size_t nb, double alpha,
 		  struct bb_ab *out);
+
+/* The standard error of the median of n sorted values (n >= 2), from two
+ * order statistics (Price and Bonett, 2001): with k = round((n - 1.96
+ * sqrt(n)) / 2), at least 1, and p = P(Binomial(n, 1/2) < k),
+ * (x[n-k+1] - x[k]) / (2 z(1 - p)), 1-based.  Distribution-free; NaN for
+ * n < 2. */
+double bb_median_se(const double *sorted, size_t n);
+
+/* The estimator of `compare` on pooled samples: the ratio of the medians
+ * B/A, its 1 - alpha interval from the standard errors of the log medians
+ * (bb_median_se over the median, added in quadrature: Price and Bonett,
+ * 2002), and Mann-Whitney U on the same samples for the p-value.  Returns
+ * 0, or -1 when a side is empty, holds a value that is negative or not
+ * finite, or has a median of 0. */
+int bb_median_ratio(const double *a, size_t na, const double *b, size_t nb, double alpha,
+		    struct bb_ab *out);
 
 /* The verdict for a comparison whose metric is better when higher (or
  * lower, or unknown): significance at alpha, then the size of the change

@@ -57,17 +57,23 @@ static struct ref *select_metrics(const struct bb_metrics *ms, const char *varia
 	return r;
 }
 
-/* Ends the run whose samples begin at run_start: keeps their median. */
+/* Ends the run whose samples begin at run_start: keeps its figure (the
+ * figure it printed, else the median of its samples) and its boot. */
 static void pool_close_run(struct pool *p)
 {
 	struct bb_figures f;
+	const char *boot;
 
 	if (p->n > p->run_start) {
 		bb_metric_figures(p->v + p->run_start, p->n - p->run_start, BB_BETTER_UNKNOWN, &f);
-		p->med = bb_xrealloc(p->med, (p->runs + 1) * sizeof *p->med);
-		p->med[p->runs++] = f.median;
+		boot = bb_rkv_str(&p->last->system, "boot.id");
+		p->fig = bb_xrealloc(p->fig, (p->runs + 1) * sizeof *p->fig);
+		p->boot = bb_xrealloc(p->boot, (p->runs + 1) * sizeof *p->boot);
+		p->fig[p->runs] = p->fig_n > 0 ? exp(p->fig_log / p->fig_n) : f.median;
+		p->boot[p->runs++] = boot ? boot : "";
 	}
 	p->run_start = p->n;
+	p->fig_log = p->fig_n = 0;
 }
 
 static void pool_add(struct pool *p, const struct bb_metric *m)
@@ -75,6 +81,10 @@ static void pool_add(struct pool *p, const struct bb_metric *m)
 	if (p->last && m->run != p->last)
 		pool_close_run(p);
 	p->last = m->run;
+	if (isfinite(m->run_fig)) {
+		p->fig_log += log(m->run_fig);
+		p->fig_n++;
+	}
 	p->v = bb_xrealloc(p->v, (p->n + m->n) * sizeof *p->v);
 	memcpy(p->v + p->n, m->v, m->n * sizeof *p->v);
 	p->n += m->n;
@@ -107,7 +117,8 @@ static void pools_free(struct pools *ps)
 {
 	for (size_t i = 0; i < ps->n; i++) {
 		free(ps->p[i].v);
-		free(ps->p[i].med);
+		free(ps->p[i].fig);
+		free(ps->p[i].boot);
 	}
 	free(ps->p);
 }
@@ -120,20 +131,71 @@ double compare_speedup(const struct row *r)
 	return (r->a->m->better == BB_BETTER_LOWER ? 1 / ratio : ratio) - 1;
 }
 
-/* Welch's t on the log run medians: ratio, interval and p into r->ab. */
-static void test_per_run(struct row *r, double alpha)
+/* The figure of each boot of a pool: the geometric mean of its runs'
+ * figures, into out (at least p->runs long); their count, or 0 when a run
+ * does not record its boot. */
+static size_t boot_figures(const struct pool *p, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->runs; i++) {
+		double s = 0, k = 0;
+		size_t j;
+		if (!p->boot[i][0])
+			return 0;
+		for (j = 0; j < i && strcmp(p->boot[j], p->boot[i]); j++)
+			;
+		if (j < i)
+			continue;            /* this boot is done */
+		for (j = i; j < p->runs; j++)
+			if (!strcmp(p->boot[j], p->boot[i])) {
+				s += log(p->fig[j]);
+				k++;
+			}
+		out[n++] = exp(s / k);
+	}
+	return n;
+}
+
+/* Welch's t on the logs of the na and nb run (or boot) figures: ratio,
+ * interval and p into r->ab, the figures' geometric means into xa, xb.
+ * Nothing changes when a figure is not positive (a run whose median count
+ * is 0): the row stays on pooled samples. */
+static void test_units(struct row *r, enum basis basis, const double *a, size_t na,
+		       const double *b, size_t nb, double alpha)
 {
 	struct bb_welch w;
 
-	if (bb_welch_log(r->a->med, r->a->runs, r->b->med, r->b->runs, alpha, &w))
-		return;                  /* cannot happen: the samples were positive */
+	if (bb_welch_log(a, na, b, nb, alpha, &w))
+		return;
+	r->basis = basis;
+	r->ua = na;
+	r->ub = nb;
 	r->ab.ratio = w.ratio;
 	r->ab.lo = w.lo;
 	r->ab.hi = w.hi;
 	r->ab.mwu.p = w.p;
 	r->ab.have_p = 1;
+	r->xa = w.mean_a;
+	r->xb = w.mean_b;
 	r->sd = w.sd;
 	r->test = "welch";
+	r->per_run = 1;
+}
+
+/* Boots when both sides hold the key in enough boots, else runs when in
+ * enough runs: the unit of replication; pooled samples stay otherwise. */
+static void test_replicated(struct row *r, double alpha)
+{
+	double *ba = bb_xcalloc(r->a->runs, sizeof *ba), *bb = bb_xcalloc(r->b->runs, sizeof *bb);
+	size_t na = boot_figures(r->a, ba), nb = boot_figures(r->b, bb);
+
+	if (na >= COMPARE_MIN_RUNS && nb >= COMPARE_MIN_RUNS)
+		test_units(r, BASIS_BOOTS, ba, na, bb, nb, alpha);
+	else if (r->a->runs >= COMPARE_MIN_RUNS && r->b->runs >= COMPARE_MIN_RUNS)
+		test_units(r, BASIS_RUNS, r->a->fig, r->a->runs, r->b->fig, r->b->runs, alpha);
+	free(ba);
+	free(bb);
 }
 
 /* Tests one key; the verdict waits for the suite-wide control (decide). */
@@ -144,6 +206,8 @@ static void compare_row(struct row *r, struct cmp *c)
 
 	r->sd = r->detectable = NAN;
 	r->threshold = o->threshold;
+	r->twin = m->twin != NULL;
+	r->evidence = strcmp(m->applet, BB_CALIB_APPLET) == 0;
 	r->skip = r->a->bad ? r->a->bad : r->b->bad;
 	if (!r->skip && (r->a->unit_mixed || r->b->unit_mixed || strcmp(m->unit, r->b->m->unit)))
 		r->skip = "the units differ (e.g. ticks and cycles)";
@@ -151,15 +215,18 @@ static void compare_row(struct row *r, struct cmp *c)
 		return;
 	bb_metric_figures(r->a->v, r->a->n, m->better, &r->fa);
 	bb_metric_figures(r->b->v, r->b->n, m->better, &r->fb);
-	if (bb_ab_compare(r->a->v, r->a->n, r->b->v, r->b->n, o->alpha, &r->ab)) {
+	if (bb_median_ratio(r->a->v, r->a->n, r->b->v, r->b->n, o->alpha, &r->ab)) {
 		r->skip = "a value that is not a positive number";
 		return;
 	}
+	r->basis = BASIS_SAMPLES;
+	r->xa = r->fa.median;
+	r->xb = r->fb.median;
+	r->ua = r->a->n;
+	r->ub = r->b->n;
 	r->test = r->ab.mwu.exact ? "mwu-exact" : "mwu-normal";
-	r->per_run = r->a->runs >= COMPARE_MIN_RUNS && r->b->runs >= COMPARE_MIN_RUNS;
-	if (r->per_run)
-		test_per_run(r, o->alpha);
-	if (!r->per_run && c->floor > r->threshold && strcmp(r->a->key, BB_CALIB_KEY) != 0) {
+	test_replicated(r, o->alpha);
+	if (!r->per_run && c->floor > r->threshold && !r->evidence) {
 		r->threshold = c->floor;   /* pooled: the machine's drift is noise they cannot show */
 		c->floored++;
 	}
@@ -181,14 +248,19 @@ static const struct {
 	{ "csum", { "csum.total.generic32", "csum.total.*" }, 0 },
 	{ "mem", { "mem.tot.memcpy.libc", "mem.tot.memcpy.*" }, 0 },
 	{ "lat", { NULL }, 1 },
-	{ "rr", { "rr.tcp.1x1.latency", "rr.tcp.*.latency", "rr.*.latency" }, 0 },
+	{ "rr", { "rr.tcp.1x1.rate", "rr.tcp.*.rate", "rr.*.rate" }, 0 },
 };
+
+int compare_in_family(const struct row *r)
+{
+	return !r->skip && !r->twin && !r->evidence;
+}
 
 /* Row i of applet `name` could head it. */
 static int candidate(const struct cmp *c, size_t i, const char *name)
 {
 	const struct row *r = &c->rows[i];
-	return !r->skip && r->ab.have_p && !r->a->m->aux && !strcmp(r->a->m->applet, name);
+	return compare_in_family(r) && r->ab.have_p && !strcmp(r->a->m->applet, name);
 }
 
 /* The row that heads applet `name`, or NULL. */
@@ -239,7 +311,7 @@ static double detectable(const struct row *r)
 
 	if (!r->per_run || !isfinite(r->sd))
 		return NAN;
-	d = bb_detectable(r->sd, r->a->runs, r->b->runs, r->level);
+	d = bb_detectable(r->sd, r->ua, r->ub, r->level);
 	return fmax(d, r->threshold);
 }
 
@@ -254,8 +326,8 @@ static void decide(struct cmp *c)
 			.applet = r->a->m->applet,
 			.p = !r->skip && r->ab.have_p ? r->ab.mwu.p : NAN,
 			.headline = r->headline,
-			.aux = r->a->m->aux,
-			.outside = strcmp(r->a->m->applet, BB_CALIB_APPLET) == 0,
+			.twin = r->twin,
+			.outside = r->evidence,
 		};
 	}
 	c->napps = bb_fam_decide(it, c->n, c->o->alpha, c->apps,
@@ -266,10 +338,11 @@ static void decide(struct cmp *c)
 		r->level = it[i].level;
 		if (r->skip)
 			continue;
-		r->v = !r->ab.have_p ? BB_V_FEW
+		r->v = r->twin ? BB_V_TWIN : !r->ab.have_p ? BB_V_FEW
 		       : r->significant ? bb_size_verdict(&r->ab, r->a->m->better, r->threshold)
 					: BB_V_SAME;
-		r->detectable = detectable(r);
+		if (!r->twin && !r->evidence)
+			r->detectable = detectable(r);
 	}
 	free(it);
 }
@@ -306,6 +379,17 @@ static int row_shown(const struct compare_opts *o, const struct row *r)
 	return 1;
 }
 
+/* Some rows are tested on pooled samples and some per run or boot. */
+static int mixed_basis(const struct cmp *c)
+{
+	int seen = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->rows[i].skip && !c->rows[i].evidence)
+			seen |= c->rows[i].per_run ? 1 : 2;
+	return seen == 3;
+}
+
 /* Walks both sorted pool lists: matched keys become rows. */
 static void match_pools(struct cmp *c, const struct pools *pa, const struct pools *pb)
 {
@@ -333,6 +417,7 @@ static void match_pools(struct cmp *c, const struct pools *pa, const struct pool
 		}
 	}
 	qsort(c->rows, c->n, sizeof *c->rows, cmp_row_order);
+	c->mixed_basis = mixed_basis(c);
 	decide(c);
 }
 
@@ -370,16 +455,84 @@ void compare_free(struct cmp_built *cb)
 	bb_metrics_free(&cb->mb);
 }
 
+/* A side is one board unless --mixed-boards: runs whose board.id differs
+ * are two boards, and what tells boards apart would read as the setting's
+ * effect.  Runs that record no board.id count as none. */
+static void check_boards(const char *tag, const struct bb_runs *s, const struct compare_opts *o)
+{
+	const char *first = NULL;
+
+	if (o->mixed_boards)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		const char *id = bb_rkv_str(&s->r[i].system, "board.id");
+		if (!id || !id[0])
+			continue;
+		if (!first)
+			first = id;
+		else if (strcmp(first, id) != 0)
+			bb_die_usage("%s holds the runs of 2 or more boards (board.id %.16s and %.16s, "
+				     "%s): a side is one board; compare boards with --by on a label "
+				     "that tells them apart, or pass --mixed-boards to pool them", tag,
+				     first, id, s->r[i].path);
+	}
+}
+
 static int run_compare(const struct compare_opts *o, const struct bb_runs *A,
 		       const struct bb_runs *B)
 {
 	struct cmp_built cb;
 	int rc;
 
+	check_boards("A", A, o);
+	if (!o->variants)
+		check_boards("B", B, o);
+
 	compare_build(&cb, o, A, B);
 	rc = compare_print(&cb.c, A, B);
 	compare_free(&cb);
 	return rc;
+}
+
+/* The figure of one pool on its own: boots, runs or pooled samples, as
+ * test_replicated chooses for a side. */
+static double pool_figure(const struct pool *p)
+{
+	double *f = bb_xcalloc(p->runs ? p->runs : 1, sizeof *f), s = 0, x;
+	size_t n = boot_figures(p, f);
+	struct bb_figures fig;
+
+	if (n < COMPARE_MIN_RUNS) {
+		n = p->runs;
+		memcpy(f, p->fig, n * sizeof *f);
+	}
+	if (n >= COMPARE_MIN_RUNS) {
+		for (size_t i = 0; i < n; i++)
+			s += log(f[i]);
+		x = exp(s / (double)n);
+	} else {
+		bb_metric_figures(p->v, p->n, BB_BETTER_UNKNOWN, &fig);
+		x = p->n ? fig.median : NAN;
+	}
+	free(f);
+	return x;
+}
+
+double compare_figure(const struct bb_runs *runs, const char *key)
+{
+	struct bb_metrics ms = { 0 };
+	struct pools ps;
+	double x = NAN;
+
+	for (size_t i = 0; i < runs->n; i++)
+		add_run(&ms, &runs->r[i]);
+	build_pools(&ms, NULL, &ps);
+	for (size_t i = 0; i < ps.n; i++)
+		if (!strcmp(ps.p[i].key, key) && !ps.p[i].bad)
+			x = pool_figure(&ps.p[i]);
+	pools_free(&ps);
+	bb_metrics_free(&ms);
+	return x;
 }
 
 /* ---- --by KEY: one set of runs split by a label ---- */
@@ -422,6 +575,30 @@ static void free_sides(struct compare_side *s, size_t n)
 	free(s);
 }
 
+/* "no run has this label; the runs have the labels PMU, rev" (or none). */
+static void label_keys(const struct bb_runs *all, char *buf, size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "no run has this label; the runs have ");
+	const char *sep = "the labels ";
+	size_t shown = 0;
+
+	for (size_t i = 0; i < all->n; i++)
+		for (size_t j = 0; j < all->r[i].labels.n; j++) {
+			const char *key = all->r[i].labels.v[j].key;
+			size_t seen = 0;
+			for (size_t p = 0; p <= i && !seen; p++)
+				for (size_t q = 0; q < all->r[p].labels.n && !seen; q++)
+					seen = (p < i || q < j) && !strcmp(all->r[p].labels.v[q].key, key);
+			if (seen || k >= len || shown >= 8)
+				continue;
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", sep, key);
+			sep = ", ";
+			shown++;
+		}
+	if (!shown && k < len)
+		snprintf(buf + k, len - k, "no label (run --label KEY=VALUE gives them one)");
+}
+
 static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 {
 	size_t n, unlabelled, base = 0;
@@ -436,10 +613,16 @@ static int compare_by(const struct compare_opts *o, const struct bb_runs *all)
 			bb_die_value("--base", o->base, "no run has this value of the --by label");
 		}
 	}
+	if (n == 0) {
+		char why[512];
+		free_sides(s, n);   /* freed before exit, so no leak checker sees a leak */
+		label_keys(all, why, sizeof why);
+		bb_die_value("--by", o->by, why);
+	}
 	if (n < 2) {
 		free_sides(s, n);
-		bb_die_usage("--by %s: the runs have %zu value%s of this label; a comparison "
-			     "needs two", o->by, n, n == 1 ? "" : "s");
+		bb_die_usage("--by %s: the runs have 1 value of this label; a comparison needs two",
+			     o->by);
 	}
 	if (unlabelled)
 		printf("note: %zu run%s without the label %s left out\n", unlabelled,

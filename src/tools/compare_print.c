@@ -22,7 +22,7 @@
 
 int compare_claimed(const struct row *r)
 {
-	return !r->skip && (r->v == BB_V_IMPROVED || r->v == BB_V_REGRESSED ||
+	return !r->skip && !r->evidence && (r->v == BB_V_IMPROVED || r->v == BB_V_REGRESSED ||
 			    r->v == BB_V_DIFFERS);
 }
 
@@ -71,17 +71,19 @@ static double pct(double ratio)
 	return 100 * (ratio - 1);
 }
 
-/* "5 runs a side", "5 vs 4 runs", or "pooled samples, 1 vs 2 runs". */
+/* "5 runs a side", "3 boots a side", "5 vs 4 runs", or "pooled samples,
+ * 1 vs 2 runs". */
 static void fmt_basis(char *buf, size_t len, const struct row *r)
 {
-	size_t na = r->a->runs, nb = r->b->runs;
+	const char *unit = r->basis == BASIS_BOOTS ? "boot" : "run";
+	size_t na = r->per_run ? r->ua : r->a->runs, nb = r->per_run ? r->ub : r->b->runs;
 
 	if (na == nb)
-		snprintf(buf, len, "%s%zu run%s a side", r->per_run ? "" : "pooled samples, ", na,
-			 na == 1 ? "" : "s");
+		snprintf(buf, len, "%s%zu %s%s a side", r->per_run ? "" : "pooled samples, ", na,
+			 unit, na == 1 ? "" : "s");
 	else
-		snprintf(buf, len, "%s%zu vs %zu runs", r->per_run ? "" : "pooled samples, ", na,
-			 nb);
+		snprintf(buf, len, "%s%zu vs %zu %ss", r->per_run ? "" : "pooled samples, ", na,
+			 nb, unit);
 }
 
 /* ---- the table ---- */
@@ -93,9 +95,23 @@ static void fmt_note(char *buf, size_t len, const struct row *r, const struct cm
 	size_t k = 0;
 
 	buf[0] = '\0';
+	if (r->twin) {
+		snprintf(buf, len, "the samples of %s, in %s", r->a->m->twin, r->a->m->disp_unit);
+		return;
+	}
+	if (r->evidence) {
+		snprintf(buf, len, "the CPU's own speed: evidence about the machine, not a claim");
+		return;
+	}
 	if (r->headline)
 		k += (size_t)snprintf(buf + k, len - k, "headline; ");
-	if (r->v == BB_V_NOISE && k < len)
+	if (claimed(r) && compare_confounder(c, r) && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "confounded: %s; ", compare_confounder(c, r));
+	if (!r->per_run && c->mixed_basis && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "pooled samples; ");
+	if (r->v == BB_V_NOISE && r->ab.lo <= 1 && r->ab.hi >= 1 && k < len)
+		k += (size_t)snprintf(buf + k, len - k, "its interval includes no change; ");
+	else if (r->v == BB_V_NOISE && k < len)
 		k += (size_t)snprintf(buf + k, len - k, "held by the %.0f%% %sthreshold; ",
 				      100 * r->threshold,
 				      r->threshold > c->o->threshold ? "CPU-speed " : "noise ");
@@ -123,37 +139,60 @@ static void print_header_row(int kw, double alpha)
 	char ci[32];
 
 	snprintf(ci, sizeof ci, "%g%% CI of B/A", 100 * (1 - alpha));
-	printf("  %-*s %10s %10s %10s %10s %-10s %7s  %-17s %6s  %-22s %s\n", kw, "metric",
-	       "A median", "A best", "B median", "B best", "unit", "change", ci, "p", "verdict",
-	       "note");
+	printf("  %-*s %10s %10s %-10s %7s  %-17s %6s  %-22s %s\n", kw, "metric", "A", "B",
+	       "unit", "change", ci, "p", "verdict", "note");
 }
 
 static void print_row(const struct row *r, int kw, const struct cmp *c)
 {
 	const struct bb_metric *m = r->a->m;
-	char am[32], ab[32], bm[32], bbest[32], p[16], ci[48], note[160];
+	char xa[32], xb[32], p[16], ci[48], note[400];
 	double s = m->disp_scale;
 
 	if (r->skip) {
 		printf("  %-*s not compared: %s\n", kw, r->a->key, r->skip);
 		return;
 	}
-	fmt_num(am, sizeof am, r->fa.median * s);
-	fmt_num(ab, sizeof ab, r->fa.best * s);
-	fmt_num(bm, sizeof bm, r->fb.median * s);
-	fmt_num(bbest, sizeof bbest, r->fb.best * s);
+	fmt_num(xa, sizeof xa, r->xa * s);
+	fmt_num(xb, sizeof xb, r->xb * s);
 	fmt_p(p, sizeof p, r);
 	fmt_note(note, sizeof note, r, c);
-	if (r->ab.have_p)
+	if (r->ab.have_p && isfinite(r->ab.lo) && !r->twin)
 		snprintf(ci, sizeof ci, "[%+.1f%%, %+.1f%%]", pct(r->ab.lo), pct(r->ab.hi));
 	else
 		snprintf(ci, sizeof ci, "-");
-	printf("  %-*s %10s %10s %10s %10s %-10s %+6.1f%%  %-17s %6s  ", kw, r->a->key, am, ab, bm,
-	       bbest, m->disp_unit, pct(r->ab.ratio), ci, p);
+	if (r->twin)
+		snprintf(p, sizeof p, "-");
+	printf("  %-*s %10s %10s %-10s %+6.1f%%  %-17s %6s  ", kw, r->a->key, xa, xb,
+	       m->disp_unit, pct(r->ab.ratio), ci, p);
 	if (note[0])
-		printf("%-22s %s\n", bb_verdict_name(r->v), note);
+		printf("%-22s %s\n", r->evidence ? "-" : bb_verdict_name(r->v), note);
 	else
 		printf("%s\n", bb_verdict_name(r->v));
+}
+
+/* The estimator, said once above the table: what A and B are. */
+static void print_estimator(const struct cmp *c)
+{
+	size_t k[3] = { 0, 0, 0 };
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->rows[i].skip && c->rows[i].shown)
+			k[c->rows[i].basis]++;
+	printf("A and B: ");
+	if (k[BASIS_BOOTS])
+		printf("%sthe geometric mean over boots of each boot's figure (the geometric mean "
+		       "of its runs')", k[BASIS_RUNS] ? "per boot where both sides have 3 or more, "
+		       : "");
+	if (k[BASIS_RUNS])
+		printf("%sthe geometric mean over runs of each run's figure (the median of its "
+		       "samples, or the figure it printed: rr's transactions per second)",
+		       k[BASIS_BOOTS] ? "; elsewhere " : "");
+	if (k[BASIS_SAMPLES])
+		printf("%sthe median of the pooled samples%s", k[BASIS_RUNS] + k[BASIS_BOOTS] ?
+		       "; on rows marked pooled, " : "", k[BASIS_RUNS] + k[BASIS_BOOTS] ? "" :
+		       " (fewer than 3 runs a side)");
+	printf(".\nchange = B/A - 1 of those two figures, with its interval and p.\n");
 }
 
 static int row_printed(const struct cmp *c, const struct row *r)
@@ -172,9 +211,11 @@ static void print_table(const struct cmp *c)
 		shown += r->shown;
 		if (!row_printed(c, r))
 			continue;
-		if (!printed++)
+		if (!printed++) {
 			printf("\n%s:\n", c->o->all ? "Every metric" :
 			       "Claimed and headline metrics (--all prints every metric)");
+			print_estimator(c);
+		}
 		if (!applet || strcmp(applet, r->a->m->applet) != 0) {
 			applet = r->a->m->applet;
 			printf("\n%s\n", applet);
@@ -201,7 +242,7 @@ static void tally_row(struct tally *t, const struct row *r)
 
 	if (r->headline)
 		t->head = r;
-	if (r->a->m->aux)
+	if (r->twin || r->evidence)
 		return;
 	t->total++;
 	if (r->skip) {
@@ -224,23 +265,11 @@ static void say_range(const struct tally *t, enum bb_verdict v)
 		printf("%+.1f%% to %+.1f%%", t->lo[v], t->hi[v]);
 }
 
-/* The typical value of a side: on per-run medians their geometric mean
- * (so that A -> B is the change printed beside it), else the median of
- * the pooled samples. */
-static double typical(const struct pool *p, const struct bb_figures *f, int per_run)
-{
-	double s = 0;
-
-	if (!per_run)
-		return f->median;
-	for (size_t i = 0; i < p->runs; i++)
-		s += log(p->med[i]);
-	return exp(s / (double)p->runs);
-}
-
+/* The figures the change is computed from (compare.c): geometric means of
+ * run or boot figures, or pooled medians. */
 double compare_typical(const struct row *r, int side_b)
 {
-	return side_b ? typical(r->b, &r->fb, r->per_run) : typical(r->a, &r->fa, r->per_run);
+	return side_b ? r->xb : r->xa;
 }
 
 /* The headline in its own quantity: "stream.triad.c.bandwidth 18426 ->
@@ -250,8 +279,8 @@ static void say_headline(const struct row *h)
 	char a[32], b[32];
 	double s = h->a->m->disp_scale;
 
-	fmt_num(a, sizeof a, typical(h->a, &h->fa, h->per_run) * s);
-	fmt_num(b, sizeof b, typical(h->b, &h->fb, h->per_run) * s);
+	fmt_num(a, sizeof a, h->xa * s);
+	fmt_num(b, sizeof b, h->xb * s);
 	printf("%s %s -> %s %s, %+.1f%% [%+.1f%%, %+.1f%%]", h->a->key, a, b, h->a->m->disp_unit,
 	       pct(h->ab.ratio), pct(h->ab.lo), pct(h->ab.hi));
 }
@@ -297,7 +326,7 @@ static void say_power(const struct row *h, const char *basis)
 		printf("; %g%% would need more than %d runs a side", 100 * h->threshold, NEED_MAX);
 }
 
-static void say_tally(const char *applet, const struct tally *t)
+static void say_tally(const struct cmp *c, const char *applet, const struct tally *t)
 {
 	char basis[64] = "", p[32];
 	const struct row *h = t->head;
@@ -322,6 +351,8 @@ static void say_tally(const char *applet, const struct tally *t)
 				say_headline(h);
 			}
 		}
+		if (c->load && bb_load_confounder(c->load, applet))
+			printf("; confounded: %s", bb_load_confounder(c->load, applet));
 	} else if (!t->count[BB_V_SAME] && !t->count[BB_V_NOISE]) {
 		printf("not tested (%zu metric%s with fewer than %d samples a side%s)", t->total,
 		       t->total == 1 ? "" : "s", BB_AB_MIN_N, t->skipped ? " or not compared" : "");
@@ -364,40 +395,45 @@ static void print_summary(const struct cmp *c)
 				shown |= c->rows[j].shown;
 			}
 		if (t.total && shown)
-			say_tally(applet, &t);
+			say_tally(c, applet, &t);
 	}
 }
 
 /* ---- notes ---- */
 
-static size_t count_rows(const struct cmp *c, int per_run, int few)
+static size_t count_rows(const struct cmp *c, int basis, int few)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < c->n; i++) {
 		const struct row *r = &c->rows[i];
-		k += !r->skip && r->per_run == per_run && (!few || r->v == BB_V_FEW);
+		k += !r->skip && (int)r->basis == basis && (!few || r->v == BB_V_FEW);
 	}
 	return k;
 }
 
 static void print_basis(const struct cmp *c)
 {
-	size_t pooled = count_rows(c, 0, 0), per_run = count_rows(c, 1, 0);
+	size_t pooled = count_rows(c, BASIS_SAMPLES, 0), runs = count_rows(c, BASIS_RUNS, 0);
+	size_t boots = count_rows(c, BASIS_BOOTS, 0), per_run = runs + boots;
 	const char *eg = NULL;
 
 	for (size_t i = 0; i < c->n && !eg; i++)
 		if (!c->rows[i].skip && !c->rows[i].per_run)
 			eg = c->rows[i].a->key;
-	if (per_run)
-		printf("note: %zu metrics tested on per-run medians (Welch's t on their logs)\n",
-		       per_run);
+	if (runs)
+		printf("note: %zu metrics tested on per-run figures (Welch's t on their logs)\n",
+		       runs);
+	if (boots)
+		printf("note: %zu metrics tested on per-boot figures, the boot being the unit of "
+		       "replication (Welch's t on their logs)\n", boots);
 	if (pooled && per_run)
 		printf("note: %zu metrics tested on pooled samples (fewer than %d runs hold them on "
-		       "a side, e.g. %s)\n", pooled, COMPARE_MIN_RUNS, eg);
+		       "a side, e.g. %s): the medians' ratio, Mann-Whitney U\n", pooled,
+		       COMPARE_MIN_RUNS, eg);
 	else if (pooled)
-		printf("note: tested on pooled samples (fewer than %d runs a side)\n",
-		       COMPARE_MIN_RUNS);
+		printf("note: tested on pooled samples (fewer than %d runs a side): the medians' "
+		       "ratio, Mann-Whitney U\n", COMPARE_MIN_RUNS);
 }
 
 /* The CPU's own speed (core/calib.c, timed between the applets of a quick
@@ -431,7 +467,7 @@ static void warn_calib(const struct cmp *c)
 
 static void print_notes(const struct cmp *c)
 {
-	size_t few = count_rows(c, 0, 1);
+	size_t few = count_rows(c, BASIS_SAMPLES, 1);
 
 	printf("\n");
 	if (few)
@@ -456,7 +492,7 @@ static void csv_num(FILE *f, double x)
 		fputc(',', f);
 }
 
-static void csv_row(FILE *f, const struct row *r)
+static void csv_row(FILE *f, const struct row *r, const struct cmp *c)
 {
 	const struct bb_metric *m = r->a->m;
 
@@ -468,11 +504,13 @@ static void csv_row(FILE *f, const struct row *r)
 	fprintf(f, ",%s,%zu,%zu,%d", m->better > 0 ? "higher" : m->better < 0 ? "lower" : "unknown",
 		r->a->n, r->b->n, r->headline);
 	if (r->skip) {
-		fprintf(f, ",,,,,,,,,,,,,,,not compared,\n");
+		fprintf(f, ",,,,,,,,,,,,,,,,,,not compared,,,,,\n");
 		return;
 	}
-	csv_num(f, r->fa.median);
-	csv_num(f, r->fb.median);
+	csv_num(f, r->xa);
+	csv_num(f, r->xb);
+	fprintf(f, ",%s", r->basis == BASIS_BOOTS ? "geomean_of_boot_figures" :
+		r->basis == BASIS_RUNS ? "geomean_of_run_figures" : "median_of_samples");
 	csv_num(f, r->fa.best);
 	csv_num(f, r->fb.best);
 	csv_num(f, r->ab.ratio);
@@ -485,7 +523,15 @@ static void csv_row(FILE *f, const struct row *r)
 	fprintf(f, ",%d", r->significant);
 	csv_num(f, r->threshold);
 	csv_num(f, r->detectable);
-	fprintf(f, ",%s,%s\n", bb_verdict_name(r->v), r->per_run ? "run_medians" : "samples");
+	fprintf(f, ",%s,%s,%zu,%zu,", r->evidence ? "evidence" : r->twin ? "twin" :
+		bb_verdict_name(r->v), r->basis == BASIS_BOOTS ? "boots" :
+		r->basis == BASIS_RUNS ? "runs" : "samples", r->ua, r->ub);
+	if (r->twin)
+		bb_csv_field(f, m->twin);
+	fputc(',', f);
+	if (claimed(r) && compare_confounder(c, r))
+		bb_csv_field(f, compare_confounder(c, r));
+	fputc('\n', f);
 }
 
 static int write_csv(const struct cmp *c, const char *path)
@@ -494,12 +540,12 @@ static int write_csv(const struct cmp *c, const char *path)
 
 	if (bb_out_open(&out, path))
 		return 1;
-	fprintf(out.f, "key,applet,quantity,unit,better,n_a,n_b,headline,median_a,median_b,"
-		       "best_a,best_b,ratio,ci_low,ci_high,u,p,test,level,significant,threshold,"
-		       "detectable,verdict,basis\n");
+	fprintf(out.f, "key,applet,quantity,unit,better,n_a,n_b,headline,figure_a,figure_b,"
+		       "estimator,best_a,best_b,ratio,ci_low,ci_high,u,p,test,level,significant,"
+		       "threshold,detectable,verdict,basis,units_a,units_b,twin_of,confounded\n");
 	for (size_t i = 0; i < c->n; i++)
 		if (c->rows[i].shown)
-			csv_row(out.f, &c->rows[i]);
+			csv_row(out.f, &c->rows[i], c);
 	return bb_out_close(&out) ? 1 : 0;
 }
 
@@ -512,7 +558,7 @@ size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max
 	for (size_t i = 0; i < c->n; i++) {
 		const char *applet = c->rows[i].a->m->applet;
 		size_t j;
-		if (!claimed(&c->rows[i]) || c->rows[i].a->m->aux)
+		if (!claimed(&c->rows[i]) || !compare_in_family(&c->rows[i]))
 			continue;
 		for (j = 0; j < n && strcmp(out[j], applet); j++)
 			;
@@ -531,6 +577,8 @@ static void print_differences(const struct cmp *c, const struct bb_runs *A, cons
 	struct bb_diffs d;
 
 	bb_diffs_find(&d, A, B);
+	if (c->load)
+		bb_load_diffs(c->load, &d);
 	bb_diffs_rank(&d, apps, napps);
 	bb_diffs_print(&d, c->o->all);
 	bb_diffs_free(&d);
@@ -541,15 +589,77 @@ static void print_differences(const struct cmp *c, const struct bb_runs *A, cons
 static int any_regressed(const struct cmp *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (!c->rows[i].skip && c->rows[i].v == BB_V_REGRESSED && !c->rows[i].a->m->aux)
+		if (compare_in_family(&c->rows[i]) && c->rows[i].v == BB_V_REGRESSED)
 			return 1;
 	return 0;
+}
+
+/* ---- boots ---- */
+
+/* The distinct boots of a side's runs, or 0 when a run records none. */
+static size_t count_boots(const struct bb_runs *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const char *id = bb_rkv_str(&s->r[i].system, "boot.id");
+		size_t j;
+		if (!id || !id[0])
+			return 0;
+		for (j = 0; j < i && strcmp(id, bb_rkv_str(&s->r[j].system, "boot.id")); j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+/* Boots as a level of replication: one line when a side's runs all come
+ * from one boot (its luck is in every run), or when the boot is the unit. */
+static void print_boots(const struct bb_runs *A, const struct bb_runs *B)
+{
+	size_t ba = count_boots(A), bb = count_boots(B);
+
+	if (ba >= COMPARE_MIN_RUNS && bb >= COMPARE_MIN_RUNS)
+		printf("note: the boot is the unit of replication (%zu boots in A, %zu in B): each "
+		       "boot's runs count as one figure, their geometric mean\n", ba, bb);
+	else if ((ba == 1 && A->n > 1) || (bb == 1 && B->n > 1))
+		printf("note: %s%s%s%s from one boot: what a boot sets by chance (DRAM "
+		       "training, where pages land, the IRQ layout) is in every run of a side and "
+		       "reads as the setting's effect; for a setting that needs a reboot, give each "
+		       "side runs from 3 or more boots (one boardbench run after each)\n",
+		       ba == 1 && A->n > 1 ? "A's runs" : "", ba == 1 && A->n > 1 && bb == 1 &&
+		       B->n > 1 ? " and " : "", bb == 1 && B->n > 1 ? "B's runs" : "",
+		       ba == 1 && A->n > 1 && bb == 1 && B->n > 1 ? " each come" : " come");
+}
+
+/* ---- what else used the machine ---- */
+
+void compare_load(struct bb_load *l, const struct cmp *c, const struct bb_runs *A,
+		  const struct bb_runs *B)
+{
+	bb_load_find(l, A, B);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct row *r = &c->rows[i];
+		if (r->evidence && !r->skip && (r->v == BB_V_IMPROVED || r->v == BB_V_REGRESSED))
+			snprintf(l->calib, sizeof l->calib, "the CPU itself ran %.1f%% %s in B (%s)",
+				 100 * fabs(compare_speedup(r)), r->v == BB_V_IMPROVED ? "faster" :
+				 "slower", r->a->key);
+	}
+}
+
+const char *compare_confounder(const struct cmp *c, const struct row *r)
+{
+	return c->load ? bb_load_confounder(c->load, r->a->m->applet) : NULL;
 }
 
 int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
 {
 	const struct compare_opts *o = c->o;
+	struct bb_load load;
 	int rc = 0;
+
+	compare_load(&load, c, A, B);
+	c->load = o->variants ? NULL : &load;   /* variants of one run share the machine */
 
 	bb_runs_describe("A", A, o->variants ? o->va : NULL);
 	bb_runs_describe("B", B, o->variants ? o->vb : NULL);
@@ -560,6 +670,7 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 			printf("warning: a side is a single run: the test sees the noise within a run, "
 			       "not from run to run (which on a shared or virtual machine can be far "
 			       "larger); give each side 3 or more runs (run --repeat)\n");
+		print_boots(A, B);
 	}
 	if (!c->n)
 		printf("\nno metric is in both A and B\n");
@@ -576,5 +687,7 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 		printf("regressed: exit status 1 (--fail-on-regression)\n");
 		rc = 1;
 	}
+	c->load = NULL;
+	bb_load_free(&load);
 	return rc;
 }

@@ -40,7 +40,7 @@ static const char *const outcome_params[] = {
 	"validation.", "ops_per_sample", "test_time_us", "granularity_us", "samples_retaken", "note",
 	"level", "memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
 	"ip_variants", "copy_variants", "port", "buffer_address", "complete", "peer", "repeat",
-	"clock.", "temp.", "throttle", "rtt_s", "window_bound_bps", "est_core_",
+	"clock.", "temp.", "throttle", "rtt_s", "window_bound_bps", "est_core_", "load.",
 };
 
 static int starts(const char *s, const char *prefix)
@@ -71,7 +71,7 @@ static int system_skipped(const char *key)
 	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
 		if (strcmp(key, skip[i]) == 0)
 			return 1;
-	return ends(key, ".now");
+	return ends(key, ".now") || strncmp(key, "boot.", 5) == 0;
 }
 
 int bb_diff_system_key(const char *key)
@@ -295,6 +295,24 @@ static void consider(struct bb_diffs *d, const struct bb_runs *A, const struct b
 	x->b = values_join(&vb);
 	x->explains = explains(f);
 	x->group = f->src == SRC_TOOL ? 1 : f->src == SRC_LABEL ? 2 : 0;
+	x->claimed = 0;
+}
+
+void bb_diffs_add(struct bb_diffs *d, const char *field, const char *a, const char *b,
+		  const char *explains)
+{
+	struct bb_diff *x;
+
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 16;
+		d->v = bb_xrealloc(d->v, d->cap * sizeof *d->v);
+	}
+	x = &d->v[d->n++];
+	x->field = bb_xstrdup(field);
+	x->a = bb_xstrdup(a);
+	x->b = bb_xstrdup(b);
+	x->explains = explains;
+	x->group = 0;
 	x->claimed = 0;
 }
 

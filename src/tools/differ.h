@@ -29,6 +29,11 @@ struct bb_diffs {
 /* Every field whose set of values on A's runs differs from B's. */
 void bb_diffs_find(struct bb_diffs *d, const struct bb_runs *A, const struct bb_runs *B);
 
+/* Appends a difference found elsewhere (what else used the machine): the
+ * strings are copied; explains must outlive d. */
+void bb_diffs_add(struct bb_diffs *d, const char *field, const char *a, const char *b,
+		  const char *explains);
+
 /* Marks the fields that may explain a claimed change in one of the given
  * applets, and puts them first (stable otherwise). */
 void bb_diffs_rank(struct bb_diffs *d, const char *const *claimed, size_t nclaimed);

@@ -70,7 +70,10 @@ struct key_rule {
 	const char *quantity, *base, *disp;
 	double scale;
 	int better;                       /* 0: from the unit table */
-	int aux;
+	const char *twin;                 /* template: the key whose samples these are */
+	const char *run_value;            /* the run's figure: "VALUE" of this series,
+					   * "SERIES:VALUE" of another of the result */
+	const char *value;                /* value_rules: the one sample is this value */
 	const char *chart, *title, *category, *legend, *xlabel;
 	int xcap;                         /* line charts: x is capture $xcap */
 	int logy;
@@ -93,10 +96,12 @@ struct key_rule {
 	.category = "{protocol} {request_bytes}/{response_bytes} bytes", .legend = "",  \
 	.xlabel = "transaction"
 #define RR_RATE .how = HOW_PER_WORK, .quantity = "rate", .base = "transactions/s",   \
-	.disp = "transactions/s", .scale = 1, .better = BB_BETTER_HIGHER, .aux = 1, .chart = ""
+	.disp = "transactions/s", .scale = 1, .better = BB_BETTER_HIGHER, .chart = "",   \
+	.run_value = "latency:transactions_per_s"
 #define CSUM_COUNTER .how = HOW_PER_VALUE, .per_value = "calls", .quantity = "counter", \
 	.base = "$u/call", .disp = "$u/call", .scale = 1, .better = BB_BETTER_LOWER,     \
-	.aux = 1, .chart = ""
+	.chart = ""
+#define RR_KEY "rr.{protocol}.{request_bytes}x{response_bytes}"
 
 static const struct key_rule key_rules[] = {
 	{ .applet = "stream", .pattern = "*", .key = "stream.$1.$v.$q", .chart = "stream",
@@ -105,11 +110,12 @@ static const struct key_rule key_rules[] = {
 	{ .applet = "lat", .pattern = "*", .variant = "random", .key = "lat.$1.latency", LAT_RULE },
 	{ .applet = "lat", .pattern = "*", .key = "lat.$v.$1.latency", LAT_RULE },
 	{ .applet = "csum", .pattern = "latency bytes=* counter",
-	  .key = "csum.latency.$1.$v.counter", CSUM_COUNTER },
+	  .key = "csum.latency.$1.$v.counter", CSUM_COUNTER, .twin = "csum.latency.$1.$v" },
 	{ .applet = "csum", .pattern = "latency bytes=*", .key = "csum.latency.$1.$v", CSUM_TIME,
 	  .chart = "csum.latency",
 	  .title = "csum --latency: time per call against length (each result feeds the next)" },
-	{ .applet = "csum", .pattern = "bytes=* counter", .key = "csum.$1.$v.counter", CSUM_COUNTER },
+	{ .applet = "csum", .pattern = "bytes=* counter", .key = "csum.$1.$v.counter", CSUM_COUNTER,
+	  .twin = "csum.$1.$v" },
 	{ .applet = "csum", .pattern = "bytes=*", .key = "csum.$1.$v", CSUM_TIME, .chart = "csum",
 	  .title = "csum: time per call against length, per variant" },
 	{ .applet = "mem", .pattern = "tot_*", .key = "mem.tot.$1.$v", .chart = "mem.tot.$1",
@@ -128,40 +134,50 @@ static const struct key_rule key_rules[] = {
 	  .category = "{protocol} {role}, {streams} streams", .xlabel = "transfer" },
 	{ .applet = "ttcp", .pattern = "transfer", .unit_is = "s", .work_is = "bytes",
 	  .above1 = "streams", .key = "ttcp.{protocol}.{role}.streams{streams}.$v.throughput",
-	  TTCP_RATE, .aux = 1, .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
+	  TTCP_RATE, .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
 	  .category = "{protocol} {role}, {streams} streams", .xlabel = "transfer" },
 	{ .applet = "ttcp", .pattern = "transfer", .variant = "total", .unit_is = "s",
 	  .work_is = "bytes", .key = "ttcp.{protocol}.{role}.throughput", TTCP_RATE,
 	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
 	  .category = "{protocol} {role}", .xlabel = "transfer" },
 	{ .applet = "ttcp", .pattern = "transfer", .unit_is = "s", .work_is = "bytes",
-	  .key = "ttcp.{protocol}.{role}.$v.throughput", TTCP_RATE, .aux = 1,
+	  .key = "ttcp.{protocol}.{role}.$v.throughput", TTCP_RATE,
 	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
 	  .category = "{protocol} {role}", .xlabel = "transfer" },
 	{ .applet = "ttcp", .pattern = "interval_bytes", .unit_is = "bytes", .work_is = "s",
 	  .key = "ttcp.{protocol}.{role}.interval$V.throughput", .how = HOW_PER_WORK,
-	  .base = "B/s", TTCP_RATE, .aux = 1, .chart = "ttcp.intervals",
+	  .base = "B/s", TTCP_RATE, .chart = "ttcp.intervals",
 	  .title = "ttcp throughput over time, from its --interval reports (Mbit = 10^6 bits)",
 	  .xlabel = "elapsed time (s)", .timeseries = 1 },
 	{ .applet = "ttcp", .pattern = "interval_rtt", .unit_is = "s",
 	  .key = "ttcp.{protocol}.{role}.interval$V.rtt", .how = HOW_RAW, .quantity = "rtt",
-	  .base = "s", .disp = "ms", .scale = 1e3, .better = BB_BETTER_LOWER, .aux = 1,
-	  .chart = "" },
+	  .base = "s", .disp = "ms", .scale = 1e3, .better = BB_BETTER_LOWER, .chart = "" },
 	{ .applet = "ttcp", .pattern = "interval_*", .skip = 1 },
 	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .above1 = "inflight",
-	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.inflight{inflight}.latency",
-	  RR_LATENCY },
-	{ .applet = "rr", .pattern = "latency", .unit_is = "s",
-	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.latency", RR_LATENCY },
+	  .key = RR_KEY ".inflight{inflight}.latency", RR_LATENCY, .run_value = "p50_s" },
+	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .key = RR_KEY ".latency",
+	  RR_LATENCY, .run_value = "p50_s" },
 	{ .applet = "rr", .pattern = "interval_transactions", .work_is = "s", .above1 = "inflight",
-	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.inflight{inflight}.rate", RR_RATE },
+	  .key = RR_KEY ".inflight{inflight}.rate", RR_RATE },
 	{ .applet = "rr", .pattern = "interval_transactions", .work_is = "s",
-	  .key = "rr.{protocol}.{request_bytes}x{response_bytes}.rate", RR_RATE },
+	  .key = RR_KEY ".rate", RR_RATE },
 	{ .applet = "rr", .pattern = "histogram_*", .skip = 1 },
 	{ .applet = BB_CALIB_APPLET, .pattern = BB_CALIB_SERIES, .work_is = "ops",
 	  .key = BB_CALIB_KEY,
 	  .how = HOW_PER_WORK, .quantity = "time", .base = "s/op", .disp = "ns/op", .scale = 1e9,
-	  .better = BB_BETTER_LOWER, .aux = 1, .chart = "" },
+	  .better = BB_BETTER_LOWER, .chart = "" },
+};
+
+/* Metrics of one value per run, from a series' values{} (every rule that
+ * matches adds one): the figure a run computed from all its samples, such
+ * as rr's 99th percentile from its histogram of every transaction. */
+#define RR_P99 .value = "p99_s", .how = HOW_RAW, .quantity = "latency", .base = "s",   \
+	.disp = "us", .scale = 1e6, .better = BB_BETTER_LOWER, .chart = ""
+static const struct key_rule value_rules[] = {
+	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .above1 = "inflight",
+	  .key = RR_KEY ".inflight{inflight}.latency.p99", RR_P99 },
+	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .key = RR_KEY ".latency.p99",
+	  RR_P99 },
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -298,23 +314,11 @@ static const struct unit_rule *unit_rule_for(const struct bb_rseries *s)
 	return &unit_rules[N_OF(unit_rules) - 1];
 }
 
-/* The effective rule: the applet's (or an empty one), gaps filled from the
- * unit table and the defaults. */
-static void effective_rule(const struct bb_rresult *res, const struct bb_rseries *s,
-			   struct tctx *c, struct key_rule *r)
+/* Gaps in rule r filled from the unit table and the defaults. */
+static void fill_defaults(const struct bb_rseries *s, struct tctx *c, struct key_rule *r)
 {
 	const struct unit_rule *u = unit_rule_for(s);
-	size_t i;
 
-	for (i = 0; i < N_OF(key_rules) && !rule_matches(&key_rules[i], res, s, c); i++)
-		;
-	if (i < N_OF(key_rules)) {
-		*r = key_rules[i];
-	} else {
-		memset(r, 0, sizeof *r);
-		memset(c->caps, 0, sizeof c->caps);
-		snprintf(c->caps[0], sizeof c->caps[0], "%s", s->name);
-	}
 	if (r->how == HOW_UNIT)
 		r->how = u->how;
 	r->quantity = r->quantity ? r->quantity : u->quantity;
@@ -329,6 +333,24 @@ static void effective_rule(const struct bb_rresult *res, const struct bb_rseries
 	r->legend = r->legend ? r->legend : "$v";
 	r->xlabel = r->xlabel ? r->xlabel : "series";
 	c->quantity = r->quantity;
+}
+
+/* The effective rule: the applet's (or an empty one), gaps filled. */
+static void effective_rule(const struct bb_rresult *res, const struct bb_rseries *s,
+			   struct tctx *c, struct key_rule *r)
+{
+	size_t i;
+
+	for (i = 0; i < N_OF(key_rules) && !rule_matches(&key_rules[i], res, s, c); i++)
+		;
+	if (i < N_OF(key_rules)) {
+		*r = key_rules[i];
+	} else {
+		memset(r, 0, sizeof *r);
+		memset(c->caps, 0, sizeof c->caps);
+		snprintf(c->caps[0], sizeof c->caps[0], "%s", s->name);
+	}
+	fill_defaults(s, c, r);
 }
 
 /* ---- values ---- */
@@ -371,7 +393,9 @@ static void fill_values(struct bb_metric *m, const struct key_rule *r)
 	for (size_t i = 0; i < m->n; i++) {
 		double x = s->samples[s->discard + i];
 		m->v[i] = r->how == HOW_RATE ? s->work / x : x / div;
-		if (!(m->v[i] > 0) || !isfinite(m->v[i]))
+		/* a count of 0 (no transaction in an interval) is a value; a time
+		 * of 0 is not */
+		if (!(m->v[i] > 0 || (m->v[i] == 0 && r->how != HOW_RATE)) || !isfinite(m->v[i]))
 			m->bad = "a sample that is zero, negative or too small to divide by";
 	}
 	if (!m->n)
@@ -393,7 +417,7 @@ static void describe(struct bb_metric *m, const struct key_rule *r, struct tctx 
 	m->disp_unit = expand(r->disp, c, 0);
 	m->disp_scale = r->scale;
 	m->better = r->better;
-	m->aux = r->aux;
+	m->twin = r->twin ? expand(r->twin, c, 1) : NULL;
 	m->chart = expand(r->chart, c, 1);
 	m->chart_title = expand(r->title, c, 0);
 	m->category = expand(r->category, c, 0);
@@ -406,16 +430,27 @@ static void describe(struct bb_metric *m, const struct key_rule *r, struct tctx 
 	m->group = expand(r->key, c, 1);
 }
 
-static void add_series(struct bb_metrics *ms, const struct bb_rrun *run,
-		       const struct bb_rresult *res, const struct bb_rseries *s)
+/* A value of the result: "NAME" of series s, or "SERIES:NAME" of another
+ * series of the result; NaN when absent. */
+static double result_value(const struct bb_rresult *res, const struct bb_rseries *s,
+			   const char *spec)
 {
-	struct tctx c = { .res = res, .s = s, .variant = s->variant };
-	struct key_rule r;
+	const char *colon = strchr(spec, ':');
+
+	if (!colon)
+		return bb_rkv_num(&s->values, spec, NAN);
+	for (size_t i = 0; i < res->n; i++)
+		if (strncmp(res->series[i].name, spec, (size_t)(colon - spec)) == 0 &&
+		    res->series[i].name[colon - spec] == '\0')
+			return bb_rkv_num(&res->series[i].values, colon + 1, NAN);
+	return NAN;
+}
+
+static struct bb_metric *new_metric(struct bb_metrics *ms, const struct bb_rrun *run,
+				    const struct bb_rresult *res, const struct bb_rseries *s)
+{
 	struct bb_metric *m;
 
-	effective_rule(res, s, &c, &r);
-	if (r.skip)
-		return;
 	if (ms->n == ms->cap) {
 		ms->cap = ms->cap ? 2 * ms->cap : 64;
 		ms->m = bb_xrealloc(ms->m, ms->cap * sizeof *ms->m);
@@ -428,8 +463,63 @@ static void add_series(struct bb_metrics *ms, const struct bb_rrun *run,
 	m->applet = res->applet;
 	m->name = s->name;
 	m->variant = s->variant;
-	describe(m, &r, &c);
-	fill_values(m, &r);
+	m->run_fig = NAN;
+	return m;
+}
+
+/* The metric of one value: its one sample is the run's figure. */
+static void add_value_metric(struct bb_metrics *ms, const struct bb_rrun *run,
+			     const struct bb_rresult *res, const struct bb_rseries *s,
+			     const struct key_rule *vr, struct tctx *c)
+{
+	struct key_rule r = *vr;
+	struct bb_metric *m;
+	double x = bb_rkv_num(&s->values, r.value, NAN);
+
+	fill_defaults(s, c, &r);
+	m = new_metric(ms, run, res, s);
+	describe(m, &r, c);
+	m->n = 1;
+	m->v = bb_xcalloc(1, sizeof *m->v);
+	m->v[0] = x;
+	m->run_fig = x;
+	if (!(x > 0) || !isfinite(x))
+		m->bad = "the value is missing, zero or negative";
+}
+
+/* Each value rule that matches s, the first of each value name. */
+static void add_values(struct bb_metrics *ms, const struct bb_rrun *run,
+		       const struct bb_rresult *res, const struct bb_rseries *s)
+{
+	for (size_t i = 0; i < N_OF(value_rules); i++) {
+		struct tctx c = { .res = res, .s = s, .variant = s->variant };
+		size_t j;
+		for (j = 0; j < i && (strcmp(value_rules[j].value, value_rules[i].value) ||
+				      !rule_matches(&value_rules[j], res, s, &c)); j++)
+			;
+		if (j == i && rule_matches(&value_rules[i], res, s, &c))
+			add_value_metric(ms, run, res, s, &value_rules[i], &c);
+	}
+}
+
+static void add_series(struct bb_metrics *ms, const struct bb_rrun *run,
+		       const struct bb_rresult *res, const struct bb_rseries *s)
+{
+	struct tctx c = { .res = res, .s = s, .variant = s->variant };
+	struct key_rule r;
+	struct bb_metric *m;
+
+	effective_rule(res, s, &c, &r);
+	if (!r.skip) {
+		m = new_metric(ms, run, res, s);
+		describe(m, &r, &c);
+		fill_values(m, &r);
+		if (r.run_value)
+			m->run_fig = result_value(res, s, r.run_value);
+		if (!(m->run_fig > 0) || !isfinite(m->run_fig))
+			m->run_fig = NAN;
+	}
+	add_values(ms, run, res, s);
 }
 
 void bb_metrics_add_run(struct bb_metrics *ms, const struct bb_rrun *run)
@@ -448,7 +538,7 @@ static int csum_length_time(const struct bb_metric *m)
 {
 	const char *k = m->key;
 
-	if (strcmp(m->applet, "csum") || m->aux || m->bad || strncmp(k, "csum.", 5) ||
+	if (strcmp(m->applet, "csum") || m->twin || m->bad || strncmp(k, "csum.", 5) ||
 	    !isdigit((unsigned char)k[5]))
 		return 0;
 	k += 5 + strspn(k + 5, "0123456789");
@@ -525,6 +615,7 @@ void bb_metrics_free(struct bb_metrics *ms)
 		free(m->chart_title);
 		free(m->category);
 		free(m->legend);
+		free(m->twin);
 		free(m->v);
 	}
 	free(ms->m);

@@ -25,7 +25,8 @@ struct bb_metric {
 	char *disp_unit;       /* how people read it: "MB/s", "ns/load" */
 	double disp_scale;     /* disp = value * disp_scale */
 	int better;            /* enum bb_better */
-	int aux;               /* a second view of another metric: not in summaries */
+	char *twin;            /* the same samples as this tested key, in another unit
+				* (ticks beside seconds): shown without a verdict; NULL */
 	char *chart;           /* report chart id ("" for none) */
 	char *chart_title;
 	char *category;        /* bar charts: the bar group */
@@ -36,6 +37,8 @@ struct bb_metric {
 	int timeseries;        /* also drawn sample by sample over time */
 	double *v;             /* one value per kept sample, base unit */
 	size_t n;
+	double run_fig;        /* the run's own figure (rr: the transactions per second
+				* it printed), or NaN: the median of v stands for the run */
 	const char *bad;       /* why the values cannot be compared, or NULL */
 	const struct bb_rrun *run;
 	const struct bb_rresult *result;

@@ -16,7 +16,7 @@ static int cmp_p(const void *x, const void *y)
 
 static int member(const struct bb_fam_item *it)
 {
-	return !it->outside && !it->aux && isfinite(it->p);
+	return !it->outside && !it->twin && isfinite(it->p);
 }
 
 /* The largest p(k) with p(k) <= level k / m over sorted p, or -1. */
@@ -46,14 +46,14 @@ static void decide_applet(struct bb_fam_item *it, size_t n, struct bb_fam_applet
 	ap->members = m;
 	simes = isfinite(head) ? ap->a / 2 : ap->a;
 	ap->gate = isfinite(head) && head <= ap->a / 2 ? 1 : m && step_up(p, m, simes) >= 0 ? 2 : 0;
-	ap->cutoff = ap->gate && m ? fmax(0, step_up(p, m, ap->a)) : 0;
+	ap->cutoff = ap->gate && m ? step_up(p, m, ap->a) : -1;
 	for (size_t i = 0; i < n; i++) {
 		struct bb_fam_item *x = &it[i];
 		if (x->outside || strcmp(x->applet, ap->applet) != 0)
 			continue;
 		x->level = x->headline ? ap->a / 2 : m ? simes / (double)m : ap->a;
-		x->significant = ap->gate && isfinite(x->p) &&
-				 ((ap->cutoff > 0 && x->p <= ap->cutoff) ||
+		x->significant = !x->twin && ap->gate && isfinite(x->p) &&
+				 ((ap->cutoff >= 0 && x->p <= ap->cutoff) ||
 				  (x->headline && ap->gate == 1));
 	}
 	free(p);

@@ -15,10 +15,12 @@
  * applet (Simes holds for independent and positively dependent p-values),
  * so at most alpha over the suite.  Inside an applet that did change, the
  * expected share of false claims is at most a (Benjamini-Hochberg).
- * Second views of a metric (aux: per-stream rows, tick counts beside
- * times) are not members of the family; they are claimed when their
- * applet's gate is open and their p is within its cutoff.  Rows outside
- * the control (calib, the CPU-speed probe) keep the plain alpha. */
+ * Every tested metric is a member, whatever it measures (rr's rate and its
+ * latency percentiles, ttcp's per-stream rows alike).  A twin (the same
+ * samples as a member in another unit: ticks beside seconds) is not: it is
+ * never claimed.  Rows outside the control (calib, the CPU-speed probe:
+ * the machine's evidence, not a claim about B) are tested at plain alpha
+ * for compare's warning. */
 #ifndef BB_TOOLS_MULTI_H
 #define BB_TOOLS_MULTI_H
 
@@ -28,7 +30,7 @@ struct bb_fam_item {
 	const char *applet;
 	double p;              /* NaN: no p-value (too few samples, not compared) */
 	int headline;          /* the applet's headline row */
-	int aux;               /* a second view of another row */
+	int twin;              /* the same samples as another row: never claimed */
 	int outside;           /* not under the control: tested at plain alpha */
 	/* out */
 	int significant;       /* claimed as a change (before the size rules) */
@@ -37,10 +39,11 @@ struct bb_fam_item {
 
 struct bb_fam_applet {
 	const char *applet;
-	size_t members;        /* rows in the family (not aux, with a p) */
+	size_t members;        /* rows in the family (not twins, with a p) */
 	double a;              /* this applet's share of alpha */
 	int gate;              /* 0 closed, 1 by its headline, 2 by Simes */
-	double cutoff;         /* BH: p at or below this is claimed (0: none) */
+	double cutoff;         /* BH: p at or below this is claimed (-1: none; 0 when
+				* the p claimed are 0, constant sides that differ) */
 };
 
 /* Decides `significant` and `level` for every item, whatever the order.

@@ -102,6 +102,8 @@ int bb_welch_log(const double *a, size_t na, const double *b, size_t nb, double 
 	se = sqrt(sa + sb);
 	d = mb - ma;
 	out->ratio = exp(d);
+	out->mean_a = exp(ma);
+	out->mean_b = exp(mb);
 	out->sd = sqrt((va * (double)(na - 1) + vb * (double)(nb - 1)) / (double)(na + nb - 2));
 	if (se == 0) {         /* both sides constant: a sure difference, or none */
 		out->df = (double)(na + nb - 2);

@@ -21,6 +21,7 @@
 
 struct bb_welch {
 	double ratio;          /* geometric mean of B over that of A */
+	double mean_a, mean_b; /* the geometric means themselves */
 	double lo, hi;         /* its interval at 1 - alpha */
 	double t, df, p;       /* p two-sided; 1 when both sides are constant and equal */
 	double sd;             /* pooled standard deviation of the log values */

@@ -66,7 +66,7 @@ static void tally(const struct cmp *c, const char *applet, struct applet_tally *
 			continue;
 		if (r->headline)
 			t->head = r;
-		if (r->a->m->aux)
+		if (r->twin || r->evidence)
 			continue;
 		t->total++;
 		t->tested += !r->skip && r->ab.have_p;
@@ -153,6 +153,12 @@ static void verdict_row(FILE *f, const struct cmp *c, const char *applet)
 	}
 	power_cell(f, &t);
 	fputs("</tr>\n", f);
+	if (t.up + t.down + t.differs && c->load && bb_load_confounder(c->load, applet)) {
+		snprintf(buf, sizeof buf, "confounded: %s", bb_load_confounder(c->load, applet));
+		fputs("<tr class=\"confounded\"><td></td><td colspan=\"6\">", f);
+		bb_xml_text(f, buf);
+		fputs("</td></tr>\n", f);
+	}
 }
 
 static void verdict_table(FILE *f, const struct cmp *c)
@@ -186,7 +192,7 @@ static void verdict_table(FILE *f, const struct cmp *c)
 
 static int forest_row(const struct row *r)
 {
-	return !r->skip && r->ab.have_p && !r->a->m->aux && !is_calib(r) &&
+	return compare_in_family(r) && r->ab.have_p &&
 	       isfinite(r->ab.lo) && isfinite(r->ab.hi) && r->ab.lo > 0 && r->ab.hi > 0;
 }
 
@@ -376,6 +382,8 @@ static void differences(FILE *f, const struct cmp *c, const struct bb_runs *A,
 	struct bb_diffs d;
 
 	bb_diffs_find(&d, A, B);
+	if (c->load)
+		bb_load_diffs(c->load, &d);
 	bb_diffs_rank(&d, apps, napps);
 	if (!d.n)
 		fputs("<p>A and B differ in no recorded field.</p>\n", f);
@@ -400,16 +408,21 @@ void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 	       const struct bb_runs *B, const char *na, const char *nb)
 {
 	struct cmp_built cb;
+	struct bb_load load;
 
 	compare_build(&cb, co, A, B);
+	compare_load(&load, &cb.c, A, B);
+	cb.c.load = co->variants ? NULL : &load;
 	fputs("<h2>", f);
 	bb_xml_text(f, nb);
 	fputs(strcmp(nb, "B") ? " (B) against " : " against ", f);
 	bb_xml_text(f, na);
 	fputs(strcmp(na, "A") ? " (A)</h2>\n" : "</h2>\n", f);
 	fprintf(f, "<p>%zu run%s against %zu, decided as <code>boardbench compare</code> decides: "
-		   "alpha %g over the whole suite, noise threshold %g%%.</p>\n", B->n,
-		B->n == 1 ? "" : "s", A->n, co->alpha, 100 * co->threshold);
+		   "alpha %g over the whole suite, noise threshold %g%%. A and B are the "
+		   "figures each change is the ratio of: the geometric mean of the run (or boot) "
+		   "figures with 3 or more a side, else the median of the pooled samples.</p>\n",
+		B->n, B->n == 1 ? "" : "s", A->n, co->alpha, 100 * co->threshold);
 	if (!cb.c.n)
 		fputs("<p>No metric is in both A and B.</p>\n", f);
 	else {
@@ -417,6 +430,7 @@ void report_ab(FILE *f, const struct compare_opts *co, const struct bb_runs *A,
 		forest(f, &cb.c);
 	}
 	differences(f, &cb.c, A, B);
+	bb_load_free(&load);
 	compare_free(&cb);
 }
 
@@ -436,36 +450,6 @@ static size_t headline_keys(const struct bb_runs *all, const struct compare_opts
 	return n;
 }
 
-/* The median of every sample of key in a group, in display units. */
-static double group_median(const struct bb_runs *g, const char *key)
-{
-	struct bb_metrics ms = { 0 };
-	double *v = NULL, med = NAN;
-	size_t n = 0;
-	struct bb_figures fig;
-
-	for (size_t i = 0; i < g->n; i++) {
-		size_t from = ms.n;
-		bb_metrics_add_run(&ms, &g->r[i]);
-		bb_metrics_add_totals(&ms, from);
-	}
-	for (size_t i = 0; i < ms.n; i++) {
-		const struct bb_metric *m = &ms.m[i];
-		if (m->bad || strcmp(m->key, key) != 0)
-			continue;
-		v = bb_xrealloc(v, (n + m->n + 1) * sizeof *v);
-		for (size_t j = 0; j < m->n; j++)
-			v[n++] = m->v[j] * m->disp_scale;
-	}
-	if (n) {
-		bb_metric_figures(v, n, 0, &fig);
-		med = fig.median;
-	}
-	free(v);
-	bb_metrics_free(&ms);
-	return med;
-}
-
 void report_headlines(FILE *f, const struct bb_runs *groups, const char *const *names, size_t n)
 {
 	struct compare_opts co = { .alpha = 0.05, .threshold = 0.02 };
@@ -480,9 +464,11 @@ void report_headlines(FILE *f, const struct bb_runs *groups, const char *const *
 			all.r[all.n++] = groups[g].r[i];
 		}
 	nh = headline_keys(&all, &co, &cb, heads, sizeof heads / sizeof heads[0]);
-	fputs("<h2>Headlines</h2>\n<p>The number each applet's classic report quotes: the median of "
-	      "every kept sample", f);
-	fputs(n > 1 ? " of each run or group.</p>\n" : ".</p>\n", f);
+	fputs("<h2>Headlines</h2>\n<p>The number each applet's classic report quotes, as "
+	      "<code>compare</code> figures it: the geometric mean of the run figures (each run's "
+	      "median, or the figure it printed) with 3 or more runs, per boot with 3 or more "
+	      "boots, else the median of every kept sample", f);
+	fputs(n > 1 ? ", for each run or group.</p>\n" : ".</p>\n", f);
 	fputs("<div class=\"runs\"><table class=\"headlines\">\n<tr><th>applet</th><th>metric</th>", f);
 	for (size_t g = 0; g < n; g++) {
 		fputs("<th>", f);
@@ -498,7 +484,8 @@ void report_headlines(FILE *f, const struct bb_runs *groups, const char *const *
 		fputs("</code></td>", f);
 		for (size_t g = 0; g < n; g++) {
 			char buf[32];
-			fmt_num(buf, sizeof buf, group_median(&groups[g], heads[h]->a->key));
+			fmt_num(buf, sizeof buf, compare_figure(&groups[g], heads[h]->a->key) *
+				heads[h]->a->m->disp_scale);
 			td(f, buf);
 		}
 		td(f, heads[h]->a->m->disp_unit);

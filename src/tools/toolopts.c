@@ -29,6 +29,7 @@ enum {
 	OPT_ONLY,
 	OPT_BY,
 	OPT_BASE,
+	OPT_MIXED_BOARDS,
 };
 
 /* A copy of argv with the first "--" replaced by side_mark. */
@@ -98,6 +99,7 @@ static int compare_option(int opt, const char *arg, struct compare_opts *o)
 		return 1;
 	case OPT_BY: o->by = nonempty("--by", arg, "expected a label key, e.g. PMU"); return 1;
 	case OPT_BASE: o->base = nonempty("--base", arg, "expected a value of the --by label"); return 1;
+	case OPT_MIXED_BOARDS: o->mixed_boards = 1; return 1;
 	default: return 0;
 	}
 }
@@ -158,6 +160,7 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 		{ "only", required_argument, NULL, OPT_ONLY },
 		{ "by", required_argument, NULL, OPT_BY },
 		{ "base", required_argument, NULL, OPT_BASE },
+		{ "mixed-boards", no_argument, NULL, OPT_MIXED_BOARDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

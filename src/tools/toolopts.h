@@ -16,6 +16,7 @@ struct compare_opts {
 	const char *by;          /* split one set of runs by this label */
 	const char *base;        /* --by: the value that is A */
 	const char *csv;         /* every comparison as CSV */
+	int mixed_boards;        /* a side may hold runs of several boards */
 	char **a, **b;           /* files or directories of each side */
 	int na, nb;
 	char **args;             /* the argv copy a and b point into (free it) */

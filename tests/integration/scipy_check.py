@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
 # tests/integration/scipy_check.py - checks the statistics of `boardbench
-# compare` against SciPy and NumPy, computed independently: the U statistic
-# and two-sided p-value of scipy.stats.mannwhitneyu (exact without ties for
-# small samples, else the normal approximation with tie and continuity
-# corrections), the Hodges-Lehmann ratio (median of all pairwise log
-# ratios) and its interval (ranks from the exact null distribution, counted
-# here by a plain recursion, or from the normal quantile).
+# compare` against SciPy and NumPy, computed independently.  On pooled
+# samples: the U statistic and two-sided p-value of scipy.stats.mannwhitneyu
+# (exact without ties for small samples, else the normal approximation with
+# tie and continuity corrections), the figures (NumPy's medians), their
+# ratio and its interval (Price and Bonett: each log median's standard
+# error from two order statistics, with SciPy's binomial and normal).
 # With 3 or more runs a side: Welch's t-test on the logs of the run
-# medians (scipy.stats.ttest_ind, equal_var=False), its ratio of geometric
-# means and interval (Student's t with the Welch-Satterthwaite degrees of
-# freedom).
+# medians (scipy.stats.ttest_ind, equal_var=False), the figures (their
+# geometric means), their ratio and its interval (Student's t with the
+# Welch-Satterthwaite degrees of freedom).
 # Usage: scipy_check.py BB WORKDIR; prints PASS/FAIL lines, or SKIP.
 import csv
-import functools
 import json
 import math
 import os
@@ -50,31 +49,6 @@ def results_file(path, samples):
         json.dump(doc, f)
 
 
-@functools.lru_cache(maxsize=None)
-def orderings(m, n, u):
-    """Orderings of m A's and n B's in which u (A, B) pairs have A above B."""
-    if u < 0:
-        return 0
-    if m == 0 or n == 0:
-        return 1 if u == 0 else 0
-    # the largest value is an A (above all n B's) or a B
-    return orderings(m - 1, n, u - n) + orderings(m, n - 1, u)
-
-
-def interval_rank(na, nb, exact):
-    if exact:
-        total = math.comb(na + nb, na)
-        cum, u = 0, 0
-        while (cum + orderings(na, nb, u)) / total <= ALPHA / 2:
-            cum += orderings(na, nb, u)
-            u += 1
-        return max(u, 1)
-    n = na + nb
-    ties = 0  # the tie cases are checked for p only
-    sigma = math.sqrt(na * nb / 12 * ((n + 1) - ties / (n * (n - 1))))
-    return max(math.floor(na * nb / 2 - stats.norm.ppf(1 - ALPHA / 2) * sigma + 0.5), 1)
-
-
 def check(i, a, b, row, out):
     name = "case %d (%d vs %d)" % (i, len(a), len(b))
     ties = len(set(a + b)) < len(a) + len(b)
@@ -86,14 +60,28 @@ def check(i, a, b, row, out):
     p = float(row["p"])
     out.append((abs(p - ref.pvalue) <= 1e-9 * max(ref.pvalue, 1e-300) + 1e-15,
                 name + ": p %.12g = scipy %.12g" % (p, ref.pvalue)))
-    d = np.sort((np.log(np.array(b))[None, :] - np.log(np.array(a))[:, None]).ravel())
-    hl = math.exp(np.median(d))
-    out.append((abs(float(row["ratio"]) / hl - 1) < 1e-12, name + ": ratio %s = numpy %.15g" % (row["ratio"], hl)))
-    if not ties:
-        k = interval_rank(len(a), len(b), exact)
-        lo, hi = math.exp(d[k - 1]), math.exp(d[len(d) - k])
-        ok = abs(float(row["ci_low"]) / lo - 1) < 1e-12 and abs(float(row["ci_high"]) / hi - 1) < 1e-12
-        out.append((ok, name + ": interval [%s, %s] = [%.15g, %.15g]" % (row["ci_low"], row["ci_high"], lo, hi)))
+    ma, mb = float(np.median(a)), float(np.median(b))
+    ok = (abs(float(row["figure_a"]) / ma - 1) < 1e-12 and abs(float(row["figure_b"]) / mb - 1) < 1e-12
+          and row["estimator"] == "median_of_samples")
+    out.append((ok, name + ": figures %s, %s = numpy medians %.15g, %.15g" %
+                (row["figure_a"], row["figure_b"], ma, mb)))
+    out.append((abs(float(row["ratio"]) / (mb / ma) - 1) < 1e-12,
+                name + ": ratio %s = the medians' ratio %.15g" % (row["ratio"], mb / ma)))
+    s = math.hypot(median_se(a) / ma, median_se(b) / mb)
+    z = stats.norm.ppf(1 - ALPHA / 2)
+    lo, hi = mb / ma * math.exp(-z * s), mb / ma * math.exp(z * s)
+    ok = abs(float(row["ci_low"]) / lo - 1) < 1e-9 and abs(float(row["ci_high"]) / hi - 1) < 1e-9
+    out.append((ok, name + ": interval [%s, %s] = Price-Bonett [%.12g, %.12g]" %
+                (row["ci_low"], row["ci_high"], lo, hi)))
+
+
+def median_se(x):
+    """The standard error of a median from two order statistics (Price and
+    Bonett), with SciPy's binomial and normal distributions."""
+    x, n = np.sort(np.array(x)), len(x)
+    k = max(1, math.floor((n - 1.959963984540054 * math.sqrt(n)) / 2 + 0.5))
+    p = stats.binom.cdf(k - 1, n, 0.5)
+    return (x[n - k] - x[k - 1]) / (2 * stats.norm.ppf(1 - p))
 
 
 # (runs of A, runs of B, shift of B) for the per-run (Welch) checks.
@@ -140,8 +128,15 @@ def welch_check(rng):
         va, vb = la.var(ddof=1) / len(a), lb.var(ddof=1) / len(b)
         df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
         d, q = lb.mean() - la.mean(), stats.t.ppf(1 - ALPHA / 2, df) * math.sqrt(va + vb)
-        out.append((row["test"] == "welch" and row["basis"] == "run_medians",
-                    name + ": tested with welch on run medians"))
+        out.append((row["test"] == "welch" and row["basis"] == "runs" and
+                    row["estimator"] == "geomean_of_run_figures",
+                    name + ": tested with welch on run figures"))
+        ga, gb = math.exp(la.mean()), math.exp(lb.mean())
+        ok = (abs(float(row["figure_a"]) / ga - 1) < 1e-12 and
+              abs(float(row["figure_b"]) / gb - 1) < 1e-12 and
+              abs(float(row["ratio"]) / (float(row["figure_b"]) / float(row["figure_a"])) - 1) < 1e-12)
+        out.append((ok, name + ": figures %s, %s = the geometric means %.15g, %.15g, their ratio the change" %
+                    (row["figure_a"], row["figure_b"], ga, gb)))
         p = float(row["p"])
         out.append((abs(p - ref.pvalue) <= 1e-9 * ref.pvalue + 1e-15,
                     name + ": p %.12g = scipy %.12g" % (p, ref.pvalue)))

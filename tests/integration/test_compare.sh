@@ -6,7 +6,7 @@
 #     sentence, and --fail-on-regression exits 1 (0 without it);
 #   - an improvement, a no-change pair, several runs a side ("--" and
 #     directories), --variants, --filter and --csv;
-#   - 3 or more runs a side are tested on per-run medians: runs that differ
+#   - 3 or more runs a side are tested on per-run figures: runs that differ
 #     by +-10% are not claimed as changed (3 vs 3: too few samples; 5 vs 5:
 #     no significant change), an 8% shift with 6 runs a side is found;
 #   - warnings when flags, governor or threads differ; labels in the header;
@@ -68,11 +68,11 @@ expect_exit 0 "compare a regression exits 0 without --fail-on-regression" -- \
 cp "$TMPD/out" "$TMPD/slow.txt"
 [ "$(rows regressed "$TMPD/slow.txt")" -eq 4 ]
 tap $? "a 9% slower run: all 4 STREAM kernels regressed (and printed: they are claims)"
-expect_grep "^  stream.triad.c.bandwidth .* -9.1% .* regressed  *headline$" "$TMPD/slow.txt" \
-	"the change of Triad is -9.1%, and Triad is stream's headline"
-expect_grep "^stream  B slower: stream.triad.c.bandwidth 15992 -> 14545 MB/s, -9.1% \[" \
+expect_grep "^  stream.triad.c.bandwidth  *15992  *14545 MB/s  *-9.0% .* regressed  *headline$" \
+	"$TMPD/slow.txt" "the change of Triad is -9.0% (14545 / 15992), and Triad is stream's headline"
+expect_grep "^stream  B slower: stream.triad.c.bandwidth 15992 -> 14545 MB/s, -9.0% \[" \
 	"$TMPD/slow.txt" "the summary quotes Triad in MB/s, B relative to A"
-expect_grep "^stream .*(pooled samples, 1 run a side, p<0.001); 4 of 4 metrics slower, -9.1%$" \
+expect_grep "^stream .*(pooled samples, 1 run a side, p<0.001); 4 of 4 metrics slower, -9.0%$" \
 	"$TMPD/slow.txt" "  ... with the basis, the p bound and how many metrics"
 expect_grep "^Summary: B against A (alpha 0.05 over the whole suite, shared by 1 applet;" \
 	"$TMPD/slow.txt" "  ... under a header that names the suite-wide control"
@@ -119,16 +119,18 @@ expect_exit 0 "compare A1 A2 -- B1 B2 exits 0" -- \
 expect_grep "(2 runs: " "$TMPD/out" "the header counts 2 runs a side"
 awk -F, 'NR > 1 && ($6 != 20 || $7 != 20) { bad = 1 } END { exit bad || NR != 5 }' "$TMPD/pooled.csv"
 tap $? "--csv: 4 rows, each pooling 20 samples a side"
-head -1 "$TMPD/pooled.csv" | grep -q '^key,applet,quantity,unit,better,n_a,n_b,headline,median_a,'
+head -1 "$TMPD/pooled.csv" |
+	grep -q '^key,applet,quantity,unit,better,n_a,n_b,headline,figure_a,figure_b,estimator,'
 tap $? "--csv has its header"
 cp "$D/a.json" "$D/a2.json" "$D/A/"
 cp "$D/fast.json" "$D/fast2.json" "$D/B/"
 expect_exit 0 "compare DIR_A DIR_B exits 0" -- $BB compare "$D/A" "$D/B"
 expect_grep "^stream  B faster: .* +5.3% .*(pooled samples, 2 runs a side" "$TMPD/out" \
 	"  ... and pools the files of each directory"
-awk -F, 'NR > 1 && $24 != "samples" { bad = 1 } END { exit bad }' "$TMPD/pooled.csv"
+awk -F, 'NR > 1 && ($25 != "samples" || $11 != "median_of_samples") { bad = 1 } END { exit bad }' \
+	"$TMPD/pooled.csv"
 tap $? "--csv: 2 runs a side are tested on pooled samples (basis column)"
-expect_grep "^note: tested on pooled samples (fewer than 3 runs a side)$" "$TMPD/out" \
+expect_grep "^note: tested on pooled samples (fewer than 3 runs a side): the medians' ratio, Mann-Whitney U$" "$TMPD/out" \
 	"  ... and the output says so"
 
 # ---- 3 or more runs a side: the run is the unit of replication ----
@@ -147,15 +149,15 @@ expect_exit 0 "3 runs a side with run-to-run noise exits 0" -- \
 cp "$TMPD/out" "$TMPD/perrun.txt"
 [ "$(rows 'no significant change' "$TMPD/perrun.txt")" -eq 4 ]
 tap $? "  ... per-run medians (Welch), 3 vs 3: the +-10% between runs is no claim"
-expect_grep "^note: 4 metrics tested on per-run medians (Welch's t on their logs)$" \
+expect_grep "^note: 4 metrics tested on per-run figures (Welch's t on their logs)$" \
 	"$TMPD/perrun.txt" "  ... the note names the basis"
 ! grep -q "^warning: a side is a single run" "$TMPD/perrun.txt"
 tap $? "  ... no single-run warning"
 expect_grep "^stream  no change found in 4 metrics: no change larger than [0-9.]*% (3 runs a side, 80% power); to see 2% you need about [0-9]* runs a side; headline" \
 	"$TMPD/perrun.txt" "  ... the summary gives the power and the runs a 2% change needs"
-awk -F, 'NR > 1 && ($6 != 30 || $24 != "run_medians" || $18 != "welch") { bad = 1 }
-	END { exit bad || NR != 5 }' "$TMPD/perrun.csv"
-tap $? "--csv: n_a stays the sample count, basis is run_medians, test welch"
+awk -F, 'NR > 1 && ($6 != 30 || $25 != "runs" || $19 != "welch" || $26 != 3 ||
+	$11 != "geomean_of_run_figures") { bad = 1 } END { exit bad || NR != 5 }' "$TMPD/perrun.csv"
+tap $? "--csv: n_a stays the sample count, basis is runs (3 a side), test welch"
 i=3; for s in 0.95 1.05; do i=$((i+1)); mkrun "$D/R/a$i.json" scale=$s; done
 i=3; for s in 0.92 1.02; do i=$((i+1)); mkrun "$D/R/b$i.json" scale=$s noise=2; done
 expect_exit 0 "5 runs a side with run-to-run noise exits 0" -- \
@@ -181,7 +183,7 @@ expect_grep "^stream  B faster: stream.triad.c.bandwidth .* +8.1% .*(6 runs a si
 mkrun "$D/cal_a.json" calib=1
 mkrun "$D/cal_d.json" calib=1 calibslow=1.5 scale=1.1
 verdicts() {  # CSV -> "key verdict" lines of the stream rows
-	awk -F, 'NR > 1 && $2 == "stream" { print $1, $23 }' "$1" | sort
+	awk -F, 'NR > 1 && $2 == "stream" { print $1, $24 }' "$1" | sort
 }
 $BB compare --csv "$TMPD/v_all.csv" "$D/cal_a.json" "$D/cal_d.json" >/dev/null 2>&1
 $BB compare --csv "$TMPD/v_f.csv" --filter triad "$D/cal_a.json" "$D/cal_d.json" >"$TMPD/out" 2>&1
@@ -260,8 +262,8 @@ expect_grep "^A and B differ in no recorded field$" "$TMPD/same.txt" \
 mkrun "$D/cal_b.json" calib=1.25
 mkrun "$D/cal_c.json" calib=1 calibslow=1.5
 $BB compare --all "$D/cal_a.json" "$D/cal_b.json" >"$TMPD/cal.txt" 2>&1
-expect_grep "^  calib.add_chain.time  *0.350[0-9] .* ns/op .* regressed$" "$TMPD/cal.txt" \
-	"calib: the CPU-speed row is compared (ns per add)"
+expect_grep "^  calib.add_chain.time  *0.350[0-9] .* ns/op .* <0.001  -  *the CPU's own speed: evidence about the machine, not a claim$" \
+	"$TMPD/cal.txt" "calib: the CPU-speed row is compared (ns per add), as evidence, with no verdict"
 expect_grep "^warning: the CPU itself ran 20.0% slower in B (calib.add_chain.time, p " \
 	"$TMPD/cal.txt" "  ... and a slower CPU in B is a warning"
 ! grep -q "^calib  " "$TMPD/cal.txt"
@@ -311,8 +313,8 @@ if $BB run --repeat 3 --only csum --label side=a -o "$R" >/dev/null 2>&1 &&
 	tap $? "  ... the csum line quotes its Total time, 3 runs a side"
 	! grep -q "^warning: A and B differ" "$TMPD/out"
 	tap $? "  ... no warning: which repetition a file holds is no difference"
-	awk -F, 'NR > 1 && $24 != "run_medians" { bad = 1 } END { exit bad || NR < 2 }' "$TMPD/rep.csv"
-	tap $? "  ... every metric tested on per-run medians"
+	awk -F, 'NR > 1 && $25 != "runs" { bad = 1 } END { exit bad || NR < 2 }' "$TMPD/rep.csv"
+	tap $? "  ... every metric tested on per-run figures"
 else
 	tap 1 "run --repeat 3 --only csum, twice with two labels"
 fi

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/integration/test_compare_scipy.sh - the p-values, U statistics,
-# Hodges-Lehmann ratios and intervals of `boardbench compare` checked
-# against SciPy and NumPy (Debian's python3-scipy) by scipy_check.py, on
-# synthetic samples: exact and normal cases, with and without ties.
+# figures, ratios and intervals of `boardbench compare` checked against
+# SciPy and NumPy (Debian's python3-scipy) by scipy_check.py, on synthetic
+# samples: exact and normal cases, with and without ties, pooled and per
+# run.
 # Skipped when SciPy or cJSON is not there.
 . tests/integration/lib.sh
 

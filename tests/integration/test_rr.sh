@@ -258,10 +258,15 @@ expect_grep '^rr  *loopback tcp 1/1 bytes: .* transactions/s, latency p50' "$TMP
 	"the quick suite's rr summary line"
 expect_exit 0 "compare --by side over two rr runs" -- \
 	"$BB" compare "$TMPD/res" --by side --base A
-expect_grep 'rr.tcp.1x1.latency' "$TMPD/out" "compare shows rr.tcp.1x1.latency"
+expect_grep 'rr.tcp.1x1.rate' "$TMPD/out" "compare shows rr.tcp.1x1.rate"
 # (the summary names the headline when nothing is claimed, the table's note
 # column when something is: which one depends on the two runs)
-grep -Eq 'headline rr\.tcp\.1x1\.latency|^  rr\.tcp\.1x1\.latency .* headline$' "$TMPD/out"
-tap $? "... as rr's headline"
+grep -Eq 'headline rr\.tcp\.1x1\.rate|^  rr\.tcp\.1x1\.rate .* headline$' "$TMPD/out"
+tap $? "... as rr's headline: transactions per second"
+"$BB" compare --all "$TMPD/res" --by side --base A >"$TMPD/out" 2>&1
+grep -q '^  rr\.tcp\.1x1\.latency  ' "$TMPD/out" && grep -q '^  rr\.tcp\.1x1\.latency\.p99  ' "$TMPD/out"
+tap $? "... and tests the median and 99th percentile latencies as metrics of their own"
 expect_exit 0 "report over the rr runs" -- "$BB" report "$TMPD/res" -o "$TMPD/r.html"
-expect_grep 'rr.tcp.1x1.latency' "$TMPD/r.html" "the report shows rr's latency"
+expect_grep 'rr.tcp.1x1.rate' "$TMPD/r.html" "the report's headlines show rr's rate"
+expect_grep 'rr: request/response latency per transaction' "$TMPD/r.html" \
+	"the report charts rr's latency"

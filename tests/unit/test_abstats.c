@@ -14,8 +14,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "tools/abstats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -376,6 +378,52 @@ static void test_group_spread(void **state)
 	assert_true(bb_group_spread(bad, 6, 3) == 0);
 }
 
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The median's standard error from order statistics, on the example the
+ * method's authors publish with their R package statpsych (ci.median):
+ * 19 scores, median 20.7, SE 4.292277. */
+static void test_median_se(void **state)
+{
+	double y[] = { 30.2, 20.4, 15.1, 10.2, 10.5, 60.8, 20.8, 25.0, 20.7, 30.9,
+		       10.8, 5.1, 50.9, 40.0, 20.9, 10.8, 0, 20.5, 50.8 };
+	size_t n = sizeof y / sizeof y[0];
+
+	(void)state;
+	qsort(y, n, sizeof y[0], cmp_d);
+	assert_close(bb_median(y, n), 20.7, 1e-12);
+	assert_close(bb_median_se(y, n), 4.292277, 1e-6);
+	assert_true(isnan(bb_median_se(y, 1)));
+}
+
+/* Pooled samples: the ratio is the medians' ratio, the interval is even on
+ * a log scale around it, the p-value is Mann-Whitney's. */
+static void test_median_ratio(void **state)
+{
+	double a[] = { 100, 101, 99, 102, 98, 100.5, 99.5 };
+	double b[] = { 110, 111, 109, 112, 108, 110.5, 109.5 };
+	struct bb_ab r;
+	struct bb_mwu u;
+
+	(void)state;
+	assert_int_equal(bb_median_ratio(a, 7, b, 7, 0.05, &r), 0);
+	assert_close(r.ratio, 1.1, 1e-12);
+	assert_true(r.lo < r.ratio && r.ratio < r.hi);
+	assert_close(log(r.hi / r.ratio), log(r.ratio / r.lo), 1e-12);
+	assert_true(r.lo > 1);                       /* a 10% shift with 1% noise is resolved */
+	assert_int_equal(bb_mwu(a, 7, b, 7, &u), 0);
+	assert_close(r.mwu.p, u.p, 1e-15);
+	assert_true(r.have_p);
+	a[0] = 0;                                    /* a count of 0 is a value */
+	assert_int_equal(bb_median_ratio(a, 7, b, 7, 0.05, &r), 0);
+	a[0] = -1;
+	assert_int_equal(bb_median_ratio(a, 7, b, 7, 0.05, &r), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -394,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_group_spread),
 		cmocka_unit_test(test_aa_false_positives),
+		cmocka_unit_test(test_median_se),
+		cmocka_unit_test(test_median_ratio),
 		cmocka_unit_test(test_detects_three_percent),
 		cmocka_unit_test(test_ignores_one_percent_in_noise),
 	};

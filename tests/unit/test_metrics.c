@@ -115,7 +115,7 @@ static void test_csum(void **state)
 	assert_close(m->v[0], 1e-6);               /* per call: values.calls first */
 	assert_string_equal(m->disp_unit, "ns/call");
 	assert_int_equal(m->better, BB_BETTER_LOWER);
-	assert_false(m->aux);
+	assert_null(m->twin);
 	assert_close(m->x, 4096);
 	unload(&f);
 	load(&f, "csum", "{\"calls\": 10000}", "bytes=4096 counter", "avx2", "ticks", 4096e4,
@@ -124,7 +124,7 @@ static void test_csum(void **state)
 	assert_string_equal(m->key, "csum.4096.avx2.counter");
 	assert_close(m->v[0], 200);                /* then params.calls */
 	assert_string_equal(m->disp_unit, "ticks/call");
-	assert_true(m->aux);
+	assert_string_equal(m->twin, "csum.4096.avx2");   /* the time's samples, in ticks */
 	assert_string_equal(m->chart, "");
 	unload(&f);
 	load(&f, "csum", "{}", "latency bytes=40", "ref16", "s", 4e5, "bytes", "[0.001]", "{}");
@@ -172,7 +172,7 @@ static void test_csum_totals(void **state)
 	assert_close(t->v[1], 7e-7);
 	assert_string_equal(t->disp_unit, "ns/call");
 	assert_int_equal(t->better, BB_BETTER_LOWER);
-	assert_false(t->aux);
+	assert_null(t->twin);
 	unload(&f);
 }
 
@@ -244,17 +244,18 @@ static void test_ttcp_streams(void **state)
 	m = only(&f);
 	assert_string_equal(m->key, "ttcp.tcp.transmit.streams2.throughput");
 	assert_close(m->v[0] * m->disp_scale, 2000);
-	assert_false(m->aux);
+	assert_null(m->twin);
 	unload(&f);
 	load(&f, "ttcp", two, "transfer", "stream1", "s", 1.25e8, "bytes", "[1.0]", "{}");
 	m = only(&f);
 	assert_string_equal(m->key, "ttcp.tcp.transmit.streams2.stream1.throughput");
-	assert_true(m->aux);
+	assert_null(m->twin);                      /* a stream is a fact of its own */
 	unload(&f);
 }
 
 /* The quick suite's CPU-speed probe: ns per dependent add, lower is
- * better, an aux row (a warning in compare, never a verdict). */
+ * better (compare keeps it outside the claims: a warning, never a
+ * verdict). */
 static void test_calib(void **state)
 {
 	struct fixture f;
@@ -267,7 +268,51 @@ static void test_calib(void **state)
 	assert_close(m->v[0] * m->disp_scale, 0.5);
 	assert_string_equal(m->disp_unit, "ns/op");
 	assert_int_equal(m->better, BB_BETTER_LOWER);
-	assert_true(m->aux);
+	assert_null(m->twin);
+	unload(&f);
+}
+
+/* rr: the rate is its own metric (the run's figure: the transactions per
+ * second it printed), the median latency's run figure is the histogram's
+ * p50, and p99 is a metric of one value per run. */
+static void test_rr(void **state)
+{
+	static const char text[] =
+		"{\"schema\": \"boardbench-results\", \"schema_version\": 1, \"results\": [{"
+		"\"applet\": \"rr\", \"params\": {\"protocol\": \"tcp\", \"request_bytes\": 1, "
+		"\"response_bytes\": 1, \"inflight\": 1}, \"series\": ["
+		"{\"name\": \"latency\", \"variant\": \"\", \"unit\": \"s\", \"work\": 0, "
+		"\"work_unit\": \"\", \"discard\": 0, \"samples\": [4e-6, 5e-6, 6e-6], "
+		"\"values\": {\"transactions_per_s\": 150000, \"p50_s\": 4.9e-6, \"p99_s\": 3e-5}},"
+		"{\"name\": \"interval_transactions\", \"variant\": \"\", \"unit\": "
+		"\"transactions\", \"work\": 0.1, \"work_unit\": \"s\", \"discard\": 0, "
+		"\"samples\": [14000, 16000], \"values\": {}}]}]}";
+	struct fixture f;
+	char err[768];
+	const struct bb_metric *lat, *p99, *rate;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	if (bb_read_buf("rr.json", text, strlen(text), &f.run, err, sizeof err))
+		fail_msg("%s", err);
+	bb_metrics_add_run(&f.ms, &f.run);
+	assert_int_equal(f.ms.n, 3);
+	lat = &f.ms.m[0];
+	p99 = &f.ms.m[1];
+	rate = &f.ms.m[2];
+	assert_string_equal(lat->key, "rr.tcp.1x1.latency");
+	assert_close(lat->run_fig, 4.9e-6);
+	assert_int_equal(lat->n, 3);
+	assert_string_equal(p99->key, "rr.tcp.1x1.latency.p99");
+	assert_int_equal(p99->n, 1);
+	assert_close(p99->v[0], 3e-5);
+	assert_close(p99->run_fig, 3e-5);
+	assert_int_equal(p99->better, BB_BETTER_LOWER);
+	assert_string_equal(rate->key, "rr.tcp.1x1.rate");
+	assert_close(rate->v[0], 140000);          /* each interval: transactions per second */
+	assert_close(rate->run_fig, 150000);       /* the run: what it printed */
+	assert_int_equal(rate->better, BB_BETTER_HIGHER);
+	assert_null(rate->twin);
 	unload(&f);
 }
 
@@ -352,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_ttcp),
 		cmocka_unit_test(test_ttcp_streams),
 		cmocka_unit_test(test_calib),
+		cmocka_unit_test(test_rr),
 		cmocka_unit_test(test_generic),
 		cmocka_unit_test(test_discard_and_bad),
 		cmocka_unit_test(test_figures),

@@ -1,7 +1,7 @@
 /* test_multi.c - unit tests for the suite-wide control of false claims
  * (src/tools/multi.c) and the test and power arithmetic behind it
  * (src/tools/power.c): Student's t against tabled values, the gate, the
- * Benjamini-Hochberg cutoff, second views and rows outside the control,
+ * Benjamini-Hochberg cutoff, twins and rows outside the control,
  * decisions that do not depend on the order of the rows, and, over
  * synthetic suites of 150 metrics drawn with a fixed seed
  * (bench/sim_suite.h): A/A comparisons claim anything at most about 1 time
@@ -132,24 +132,38 @@ static void test_simes_gate(void **state)
 	assert_false(it[1].significant || it[2].significant);
 }
 
-/* Second views follow their applet's cutoff; rows outside the control
- * keep the plain alpha and take no share of it. */
-static void test_aux_and_outside(void **state)
+/* Twins are never claimed and take no part in the family; rows outside
+ * the control keep the plain alpha and take no share of it. */
+static void test_twin_and_outside(void **state)
 {
 	struct bb_fam_item it[] = { item("x", 0.001, 1), item("x", 0.0008, 0), item("x", 0.002, 0),
 				    item("calib", 0.03, 0), item("z", 0.04, 0) };
+	struct bb_fam_applet ap;
 
 	(void)state;
-	it[1].aux = 1;
-	it[2].aux = 1;
+	it[1].twin = 1;
 	it[3].outside = 1;
-	it[4].aux = 1;                               /* an applet of second views only */
-	assert_int_equal(bb_fam_decide(it, N_OF(it), 0.05, NULL, 0), 1);
+	it[4].twin = 1;                              /* an applet of twins only */
+	assert_int_equal(bb_fam_decide(it, N_OF(it), 0.05, &ap, 1), 1);
+	assert_int_equal(ap.members, 2);             /* x's headline and row 2 */
 	assert_true(it[0].significant);
-	assert_true(it[1].significant);              /* within x's cutoff, 0.001 */
-	assert_false(it[2].significant);             /* beyond it */
+	assert_false(it[1].significant);             /* a twin: its p counts for nothing */
+	assert_true(it[2].significant);              /* BH over 2 members: 0.002 <= 0.05 */
 	assert_true(it[3].significant);              /* 0.03 < 0.05, outside */
 	assert_false(it[4].significant);
+}
+
+/* p = 0 (constant sides that differ) is claimed by the cutoff too. */
+static void test_zero_p(void **state)
+{
+	struct bb_fam_item it[] = { item("x", 0, 1), item("x", 0, 0), item("x", 0, 0) };
+	struct bb_fam_applet ap;
+
+	(void)state;
+	bb_fam_decide(it, N_OF(it), 0.05, &ap, 1);
+	assert_int_equal(ap.gate, 1);
+	assert_close(ap.cutoff, 0, 0);
+	assert_true(it[0].significant && it[1].significant && it[2].significant);
 }
 
 /* A NaN p (too few samples) is no member and never claimed. */
@@ -267,8 +281,9 @@ int main(void)
 		cmocka_unit_test(test_welch_edges),
 		cmocka_unit_test(test_power_arithmetic),
 		cmocka_unit_test(test_gate_and_cutoff),
+		cmocka_unit_test(test_zero_p),
 		cmocka_unit_test(test_simes_gate),
-		cmocka_unit_test(test_aux_and_outside),
+		cmocka_unit_test(test_twin_and_outside),
 		cmocka_unit_test(test_no_p),
 		cmocka_unit_test(test_order_free),
 		cmocka_unit_test(test_aa_suites),
