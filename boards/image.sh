@@ -44,7 +44,8 @@ modules_from() {  # ROOT KVER: copies $b_modules and their dependencies, in load
 		{ echo "boards/image.sh: depmod -b $1 $2 failed (apt-get install kmod)" >&2; return 1; }
 	: >"$STAGE/lib/modules/load"
 	for m in $(echo "$b_modules" | tr ',' ' '); do
-		line=$(grep -E "(^|/)$m\.ko(\.xz)?:" "$mdir/modules.dep") ||
+		re=$(echo "$m" | sed 's/[-_]/[-_]/g')   # modprobe's names: - and _ alike
+		line=$(grep -E "(^|/)$re\.ko(\.xz)?:" "$mdir/modules.dep") ||
 			{ echo "boards/image.sh: no module $m in $mdir" >&2; return 1; }
 		# modules.dep: "mod: deps...", deps in reverse load order
 		for dep in $(echo "${line#*:}" | tr ' ' '\n' | sed '/^$/d' | tac) "${line%%:*}"; do

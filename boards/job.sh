@@ -27,7 +27,7 @@ fi
 D=$(cd "${1:?usage: boards/job.sh [--device] BUILD-DIR}" && pwd)
 . "$D/board.env"
 FWDPORT=${FWDPORT:-5102} SERVERPORT=${SERVERPORT:-5002}
-mem=$(echo "$b_mem" | sed 's/G$/*1024/; s/M$//' | bc)
+mem=$(echo "${BOARD_MEM:-$b_mem}" | sed 's/G$/*1024/; s/M$//' | bc)
 
 if [ $device = 1 ]; then
 	cat <<EOF
@@ -62,8 +62,8 @@ cat <<EOF
 device_type: qemu
 job_name: boardbench $b_name
 timeouts:
-  job: {minutes: 45}
-  action: {minutes: 40}
+  job: {minutes: 40}
+  action: {minutes: 20}
   connection: {minutes: 2}
 priority: medium
 visibility: public
@@ -93,7 +93,7 @@ actions:
     media: tmpfs
     prompts: ['/ # ']
 - test:
-    timeout: {minutes: 40}
+    timeout: {minutes: 20}
     definitions:
     - repository: '$REPO'
       revision: '$REV'

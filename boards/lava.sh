@@ -22,7 +22,8 @@
 #    are exact at both ends of both network tests.
 # The files come back into BUILD-DIR/lava/files/ (results JSON, facts,
 # selftest, the ttcp JSON of each end); lava-run's log is BUILD-DIR/lava/.
-# BOARD_ONLY limits the suite (--only), BOARD_LABELS adds labels,
+# BOARD_ONLY limits the suite (--only), BOARD_LABELS adds labels, BOARD_MEM
+# sets the memory (bamboo runs the suite in 32M),
 # BOARD_NET=0 leaves the network tests out, BOARD_TIMEOUT bounds lava-run
 # (seconds, default 2400).  Exit status: 0 when every check passed.
 set -u
