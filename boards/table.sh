@@ -24,7 +24,7 @@ board_rows() {
 aarch64-virt arm64   arm64 -                            aarch64 virt        cortex-a53 512M ttyAMA0 aarch64 virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio arm64 virtio-net-pci
 raspi3b      arm64   arm64 broadcom/bcm2837-rpi-3-b.dtb aarch64 raspi3b     -          1G   ttyAMA0 aarch64 bcm2835,sdhci_iproc,crc32c_generic,ext4 sd     arm64 none
 armhf-virt   armhf   armmp -                            arm     virt,highmem=off cortex-a15 512M ttyAMA0 armhf   virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio arm virtio-net-pci
-vexpress-a9  armhf   armmp vexpress-v2p-ca9.dtb         arm     vexpress-a9 cortex-a9  512M ttyAMA0 armhf   smsc911x,mmci,crc32c_generic,ext4 sd     arm lan9118
+vexpress-a9  armhf   armmp vexpress-v2p-ca9.dtb         arm     vexpress-a9 cortex-a9  512M ttyAMA0 armhf   smsc911x,armmmci,crc32c_generic,ext4 sd     arm lan9118
 x86_64-pc    amd64   amd64 -                            x86_64  pc          -          512M ttyS0   x86_64  virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio amd64 virtio-net-pci
 i386-pc      i386    686   -                            i386    pc          athlon     512M ttyS0   i686    virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio i386 virtio-net-pci
 orangepi-pc  armhf   armmp sun8i-h3-orangepi-pc.dtb     arm     orangepi-pc -          1G   ttyS0   armhf   crc32c_generic,ext4 sd     arm allwinner-sun8i-emac
