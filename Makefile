@@ -445,7 +445,7 @@ dist:
 	rm -rf $(BUILD)/dist
 	@echo "wrote $(BUILD)/$(DIST).tar.gz"
 
-include boards/boards.mk
+-include boards/boards.mk
 
 clean:
 	rm -rf build build-* boardbench
