@@ -374,9 +374,9 @@ build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/tools/*.h)
 # The ttcp control protocol's parser (docs/protocol.md says how long it ran):
 #   make fuzz-ctl && build-fuzz/fuzz_ctlproto -max_total_time=600 \
 #     build-fuzz/ctl_corpus tests/fuzz/ctl_corpus
-FUZZ_CTL_SRC := tests/fuzz/fuzz_ctlproto.c src/net/ctlproto.c src/net/sha256.c
+FUZZ_CTL_SRC := tests/fuzz/fuzz_ctlproto.c src/net/ctlproto.c src/core/sha256.c
 fuzz-ctl: build-fuzz/fuzz_ctlproto
-build-fuzz/fuzz_ctlproto: $(FUZZ_CTL_SRC) src/net/ctlproto.h src/net/sha256.h
+build-fuzz/fuzz_ctlproto: $(FUZZ_CTL_SRC) src/net/ctlproto.h src/core/sha256.h
 	@mkdir -p build-fuzz/ctl_corpus
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc -o $@ $(FUZZ_CTL_SRC)

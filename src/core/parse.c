@@ -251,3 +251,19 @@ int bb_scan_field(const char *line, const char *name, unsigned long long *out)
 	*out = strtoull(p, NULL, 10);
 	return 0;
 }
+
+int bb_scan_counters(const char *p, uint64_t *v, int max)
+{
+	int n;
+
+	for (n = 0; n < max; n++) {
+		char *end;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			break;
+		v[n] = strtoull(p, &end, 10);
+		p = end;
+	}
+	return n;
+}

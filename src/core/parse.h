@@ -41,6 +41,11 @@ double bb_strtod(const char *s, char **end);
  * *out alone.  A number too large is read as ULLONG_MAX. */
 int bb_scan_field(const char *line, const char *name, unsigned long long *out);
 
+/* Up to max decimal numbers separated by blanks at p (the counters of a
+ * /proc/stat line) into v; returns how many were read: the line's end or
+ * anything else ends them. */
+int bb_scan_counters(const char *p, uint64_t *v, int max);
+
 /* KEY=VALUE; KEY is 1..63 characters of [A-Za-z0-9_.-], VALUE is 0..255
  * printable characters.  Pointers into caller buffers are returned. */
 int bb_parse_label(const char *s, char *key, int keylen, char *val, int vallen);

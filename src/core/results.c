@@ -1,11 +1,14 @@
 /* results.c - construction and ownership of the results model, and the
- * clock and heat watch on each result (facts/heat.h): sampled when the
- * result is added, again whenever its status is set. */
+ * clock, heat and load watches on each result (facts/heat.h, load.h):
+ * sampled when the result is added, again whenever its status is set.  The
+ * load samples sit inside the heat samples, so that the interval they
+ * measure holds the applet and not the sysfs reads of the heat watch. */
 #include "results.h"
 #include "error.h"
 #include "progress.h"
 #include "stop.h"
 #include "facts/heat.h"
+#include "facts/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,7 @@ static void result_free(struct bb_result *r)
 	free(r->series);
 	bb_kv_free(&r->params);
 	bb_heat_watch_free(r->heat);
+	free(r->load);
 	free(r->applet);
 	free(r->message);
 	free(r);
@@ -67,8 +71,10 @@ struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet)
 	r->applet = bb_xstrdup(applet);
 	r->ok = 1;
 	/* "run" and "calib" measure no applet: they span the others */
-	if (run->watch_heat && strcmp(applet, "run") != 0 && strcmp(applet, "calib") != 0)
+	if (run->watch_heat && strcmp(applet, "run") != 0 && strcmp(applet, "calib") != 0) {
 		r->heat = bb_heat_watch_start(&r->params);
+		r->load = bb_load_watch_start();
+	}
 	if (run->n == run->cap) {
 		run->cap = run->cap ? 2 * run->cap : 4;
 		run->results = bb_xrealloc(run->results, run->cap * sizeof *run->results);
@@ -120,6 +126,8 @@ static void heat_check(struct bb_result *r)
 
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg)
 {
+	if (r->load)
+		bb_load_watch_end(r->load, &r->params);
 	heat_check(r);
 	r->ok = ok;
 	free(r->message);

@@ -33,6 +33,7 @@ struct bb_series {
 struct bb_result;
 typedef void (*bb_render_fn)(FILE *f, const struct bb_result *r);
 struct bb_heat_watch;   /* facts/heat.h */
+struct bb_load_sample;  /* facts/load.h */
 
 struct bb_result {
 	char *applet;
@@ -45,6 +46,7 @@ struct bb_result {
 	bb_render_fn render;   /* classic text layout */
 	bb_render_fn summary;  /* one or two lines for the quick suite */
 	struct bb_heat_watch *heat;   /* clocks and heat since it started, or NULL */
+	struct bb_load_sample *load;  /* what else used the machine: its start, or NULL */
 };
 
 struct bb_run {
@@ -56,7 +58,7 @@ struct bb_run {
 	char **argv;
 	struct bb_result **results;
 	size_t n, cap;
-	int watch_heat;      /* set by bb_run_new: results sample clocks and heat */
+	int watch_heat;      /* set by bb_run_new: results sample clocks, heat and load */
 };
 
 /* runs: collects system, clock and cycle information */
@@ -66,7 +68,8 @@ void bb_run_free(struct bb_run *run);
 /* A new result, called as the applet's measurement begins.  In a run made
  * by bb_run_new (not a scratch run, nor "run" or "calib") it samples the
  * CPU clocks and thermal zones (facts/heat.h): params clock.before_khz and
- * temp.max_before_c, when the system shows them. */
+ * temp.max_before_c, when the system shows them; then what else uses the
+ * machine (facts/load.h), which each status set below samples again. */
 struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet);
 
 /* results and series */
@@ -82,7 +85,8 @@ const struct bb_series *bb_result_find(const struct bb_result *r, const char *na
  * call that finds the machine throttled since the result started (the
  * rules are in facts/heat.h) sets params throttled = true and throttle =
  * the reason, and prints one warning line on stderr.  Nothing at all when
- * the system shows neither cpufreq nor thermal zones. */
+ * the system shows neither cpufreq nor thermal zones.  Each call also
+ * writes the params load.* (facts/load.h) since the result started. */
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg);
 
 /* Marks r cut short by a signal (status "interrupted", never "ok"): the

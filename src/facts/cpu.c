@@ -187,7 +187,10 @@ static void x86_facts(struct bb_kvlist *kv, const struct cpuinfo *ci)
 
 static const char *arm_part_name(unsigned long impl, unsigned long part)
 {
-	static const struct { unsigned short impl, part; const char *name; } parts[] = {
+	static const struct {
+		unsigned short impl, part;
+		char name[16];           /* in the row: half the bytes of a pointer table */
+	} parts[] = {
 		{ 0x41, 0xb76, "ARM1176" },     { 0x41, 0xc05, "Cortex-A5" },
 		{ 0x41, 0xc07, "Cortex-A7" },   { 0x41, 0xc08, "Cortex-A8" },
 		{ 0x41, 0xc09, "Cortex-A9" },   { 0x41, 0xc0d, "Cortex-A12" },

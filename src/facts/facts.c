@@ -37,4 +37,5 @@ void bb_facts_collect(struct bb_kvlist *kv)
 	bb_facts_firmware(kv);
 	bb_facts_clocks(kv);
 	bb_facts_netsys(kv);
+	bb_facts_boot(kv);
 }

@@ -5,7 +5,8 @@
  * Each source is a small reader of its own (one file each in src/facts/),
  * reading through root.h; a reader adds nothing for what the system does not
  * expose.  Keys of values that vary by design (a temperature, a current
- * frequency) end in ".now" and are never called a difference. */
+ * frequency) end in ".now" and are never called a difference; so are
+ * "boot.id" and "boot.uptime_s" (compare groups runs by boot instead). */
 #ifndef BB_FACTS_H
 #define BB_FACTS_H
 
@@ -24,5 +25,6 @@ void bb_facts_kernel(struct bb_kvlist *kv);    /* kernel.* (release, cmdline, co
 void bb_facts_firmware(struct bb_kvlist *kv);  /* firmware.*, board.*, memory.* */
 void bb_facts_clocks(struct bb_kvlist *kv);    /* clock.*, thermal.* */
 void bb_facts_netsys(struct bb_kvlist *kv);    /* net.* sysctls */
+void bb_facts_boot(struct bb_kvlist *kv);      /* boot.id, boot.uptime_s, board.id* */
 
 #endif

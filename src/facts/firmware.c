@@ -1,6 +1,7 @@
 /* firmware.c - firmware and memory facts: DMI/SMBIOS from
  * /sys/class/dmi/id (firmware.bios_*, board.*; serial numbers, UUIDs and
- * asset tags are private and never read), a UEFI boot's word size
+ * asset tags are private and never read here: only boot.c's board.id
+ * hashes the serials and the UUID), a UEFI boot's word size
  * (firmware.efi), and the memory controllers EDAC knows
  * (/sys/devices/system/edac/mc/mcN: memory.mcN.name, memory.mcN.size_mb
  * and memory.mcN.dimms, e.g. "2x 8192 MB Unbuffered-DDR4 SECDED"; csrows

@@ -24,54 +24,55 @@
 #define CONFIG_GZ_MAX (4u << 20)     /* compressed */
 #define CONFIG_TEXT_MAX (16u << 20)  /* text */
 
-enum { PLAIN, CHOICE };
+/* The options recorded, without CONFIG_: P(NAME) a plain one, C(NAME) a
+ * member of a choice (recorded only when it is the one chosen). */
+#define KERNEL_OPTIONS(P, C) \
+	P(HZ) C(HZ_PERIODIC) C(NO_HZ_IDLE) C(NO_HZ_FULL) P(NO_HZ) \
+	C(PREEMPT_NONE) C(PREEMPT_VOLUNTARY) C(PREEMPT) C(PREEMPT_LAZY) C(PREEMPT_RT) \
+	P(PREEMPT_DYNAMIC) P(SMP) P(NR_CPUS) P(NUMA) \
+	P(HIGHMEM) C(NOHIGHMEM) C(HIGHMEM4G) C(HIGHMEM64G) \
+	P(TRANSPARENT_HUGEPAGE) C(TRANSPARENT_HUGEPAGE_ALWAYS) C(TRANSPARENT_HUGEPAGE_MADVISE) \
+	C(TRANSPARENT_HUGEPAGE_NEVER) \
+	P(CPU_FREQ) C(CPU_FREQ_DEFAULT_GOV_PERFORMANCE) C(CPU_FREQ_DEFAULT_GOV_POWERSAVE) \
+	C(CPU_FREQ_DEFAULT_GOV_USERSPACE) C(CPU_FREQ_DEFAULT_GOV_ONDEMAND) \
+	C(CPU_FREQ_DEFAULT_GOV_CONSERVATIVE) C(CPU_FREQ_DEFAULT_GOV_SCHEDUTIL) \
+	/* x86: the checksum and memcpy the kernel builds, and the CPU it is built for */ \
+	P(X86_USE_PPRO_CHECKSUM) P(X86_USE_3DNOW) P(X86_INTEL_USERCOPY) P(X86_GENERIC) \
+	C(M486) C(M586) C(M586TSC) C(M586MMX) C(M686) C(MPENTIUMII) C(MPENTIUMIII) \
+	C(MPENTIUMM) C(MPENTIUM4) C(MK6) C(MK7) C(MK8) C(MCRUSOE) C(MEFFICEON) \
+	C(MWINCHIPC6) C(MWINCHIP3D) C(MELAN) C(MGEODEGX1) C(MGEODE_LX) C(MCYRIXIII) \
+	C(MVIAC3_2) C(MVIAC7) C(MCORE2) C(MATOM) C(GENERIC_CPU) \
+	/* floating point and vector units */ \
+	P(MATH_EMULATION) P(PPC_FPU) P(ALTIVEC) P(SPE) P(VFP) P(NEON) P(KERNEL_MODE_NEON) \
+	/* page size and addressing */ \
+	C(PPC_4K_PAGES) C(PPC_16K_PAGES) C(PPC_64K_PAGES) C(PPC_256K_PAGES) \
+	C(ARM64_4K_PAGES) C(ARM64_16K_PAGES) C(ARM64_64K_PAGES) P(ARM_LPAE) \
+	/* how the kernel was built, and what slows every system call */ \
+	C(CC_OPTIMIZE_FOR_PERFORMANCE) C(CC_OPTIMIZE_FOR_SIZE) \
+	P(KASAN) P(DEBUG_PAGEALLOC) P(PROVE_LOCKING) \
+	P(PAGE_TABLE_ISOLATION) P(MITIGATION_PAGE_TABLE_ISOLATION) P(DEFAULT_TCP_CONG)
 
-struct option {
-	const char *name;            /* without CONFIG_ */
-	int choice;                  /* a member of a choice: recorded only when chosen */
+/* Their names in one string, in table order, each ended by a NUL, a
+ * member of a choice with a leading '*': no table of pointers (16 bytes
+ * an option, 1.3 KB of the small static binary). */
+#define NAME_P(n) #n "\0"
+#define NAME_C(n) "*" #n "\0"
+#define COUNT_ONE(n) +1
+static const char option_names[] = KERNEL_OPTIONS(NAME_P, NAME_C);
+enum { NOPTIONS = 0 KERNEL_OPTIONS(COUNT_ONE, COUNT_ONE) };
+
+/* What a configuration sets, by option: the names sorted (each pointing
+ * into option_names, '*' included) and each one's value (NULL: not set). */
+struct config {
+	const char *sorted[NOPTIONS];
+	char *values[NOPTIONS];
 };
 
-static const struct option options[] = {
-	{ "HZ", PLAIN }, { "HZ_PERIODIC", CHOICE }, { "NO_HZ_IDLE", CHOICE },
-	{ "NO_HZ_FULL", CHOICE }, { "NO_HZ", PLAIN },
-	{ "PREEMPT_NONE", CHOICE }, { "PREEMPT_VOLUNTARY", CHOICE }, { "PREEMPT", CHOICE },
-	{ "PREEMPT_LAZY", CHOICE }, { "PREEMPT_RT", CHOICE }, { "PREEMPT_DYNAMIC", PLAIN },
-	{ "SMP", PLAIN }, { "NR_CPUS", PLAIN }, { "NUMA", PLAIN },
-	{ "HIGHMEM", PLAIN }, { "NOHIGHMEM", CHOICE }, { "HIGHMEM4G", CHOICE },
-	{ "HIGHMEM64G", CHOICE },
-	{ "TRANSPARENT_HUGEPAGE", PLAIN }, { "TRANSPARENT_HUGEPAGE_ALWAYS", CHOICE },
-	{ "TRANSPARENT_HUGEPAGE_MADVISE", CHOICE }, { "TRANSPARENT_HUGEPAGE_NEVER", CHOICE },
-	{ "CPU_FREQ", PLAIN }, { "CPU_FREQ_DEFAULT_GOV_PERFORMANCE", CHOICE },
-	{ "CPU_FREQ_DEFAULT_GOV_POWERSAVE", CHOICE }, { "CPU_FREQ_DEFAULT_GOV_USERSPACE", CHOICE },
-	{ "CPU_FREQ_DEFAULT_GOV_ONDEMAND", CHOICE },
-	{ "CPU_FREQ_DEFAULT_GOV_CONSERVATIVE", CHOICE },
-	{ "CPU_FREQ_DEFAULT_GOV_SCHEDUTIL", CHOICE },
-	/* x86: the checksum and memcpy the kernel builds, and the CPU it is built for */
-	{ "X86_USE_PPRO_CHECKSUM", PLAIN }, { "X86_USE_3DNOW", PLAIN },
-	{ "X86_INTEL_USERCOPY", PLAIN }, { "X86_GENERIC", PLAIN },
-	{ "M486", CHOICE }, { "M586", CHOICE }, { "M586TSC", CHOICE }, { "M586MMX", CHOICE },
-	{ "M686", CHOICE }, { "MPENTIUMII", CHOICE }, { "MPENTIUMIII", CHOICE },
-	{ "MPENTIUMM", CHOICE }, { "MPENTIUM4", CHOICE }, { "MK6", CHOICE }, { "MK7", CHOICE },
-	{ "MK8", CHOICE }, { "MCRUSOE", CHOICE }, { "MEFFICEON", CHOICE },
-	{ "MWINCHIPC6", CHOICE }, { "MWINCHIP3D", CHOICE }, { "MELAN", CHOICE },
-	{ "MGEODEGX1", CHOICE }, { "MGEODE_LX", CHOICE }, { "MCYRIXIII", CHOICE },
-	{ "MVIAC3_2", CHOICE }, { "MVIAC7", CHOICE }, { "MCORE2", CHOICE }, { "MATOM", CHOICE },
-	{ "GENERIC_CPU", CHOICE },
-	/* floating point and vector units */
-	{ "MATH_EMULATION", PLAIN }, { "PPC_FPU", PLAIN }, { "ALTIVEC", PLAIN }, { "SPE", PLAIN },
-	{ "VFP", PLAIN }, { "NEON", PLAIN }, { "KERNEL_MODE_NEON", PLAIN },
-	/* page size and addressing */
-	{ "PPC_4K_PAGES", CHOICE }, { "PPC_16K_PAGES", CHOICE }, { "PPC_64K_PAGES", CHOICE },
-	{ "PPC_256K_PAGES", CHOICE }, { "ARM64_4K_PAGES", CHOICE },
-	{ "ARM64_16K_PAGES", CHOICE }, { "ARM64_64K_PAGES", CHOICE }, { "ARM_LPAE", PLAIN },
-	/* how the kernel was built, and what slows every system call */
-	{ "CC_OPTIMIZE_FOR_PERFORMANCE", CHOICE }, { "CC_OPTIMIZE_FOR_SIZE", CHOICE },
-	{ "KASAN", PLAIN }, { "DEBUG_PAGEALLOC", PLAIN }, { "PROVE_LOCKING", PLAIN },
-	{ "PAGE_TABLE_ISOLATION", PLAIN }, { "MITIGATION_PAGE_TABLE_ISOLATION", PLAIN },
-	{ "DEFAULT_TCP_CONG", PLAIN },
-};
-
-#define NOPTIONS (sizeof options / sizeof options[0])
+/* An entry of option_names without a choice's '*'. */
+static const char *opt_name(const char *n)
+{
+	return n + (n[0] == '*');
+}
 
 /* ---- files ---- */
 
@@ -152,20 +153,30 @@ static char *config_text(const char *release, char *from, size_t fromlen)
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(options[*(const unsigned short *)a].name,
-		      options[*(const unsigned short *)b].name);
+	return strcmp(opt_name(*(const char *const *)a), opt_name(*(const char *const *)b));
 }
 
-static int find_option(const unsigned short *sorted, const char *name)
+static void config_init(struct config *c)
+{
+	const char *p = option_names;
+
+	memset(c, 0, sizeof *c);
+	for (int i = 0; i < NOPTIONS; i++, p += strlen(p) + 1)
+		c->sorted[i] = p;
+	qsort(c->sorted, NOPTIONS, sizeof c->sorted[0], by_name);
+}
+
+/* The option's place in c->sorted, or -1. */
+static int find_option(const struct config *c, const char *name)
 {
 	size_t lo = 0, hi = NOPTIONS;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(name, options[sorted[mid]].name);
-		if (c == 0)
-			return sorted[mid];
-		if (c < 0)
+		int d = strcmp(name, opt_name(c->sorted[mid]));
+		if (d == 0)
+			return (int)mid;
+		if (d < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -173,8 +184,8 @@ static int find_option(const unsigned short *sorted, const char *name)
 	return -1;
 }
 
-/* One line: "CONFIG_X=val" or "# CONFIG_X is not set" -> values[X]. */
-static void config_line(char *line, const unsigned short *sorted, char **values)
+/* One line: "CONFIG_X=val" or "# CONFIG_X is not set" -> X's value. */
+static void config_line(char *line, struct config *c)
 {
 	char *name, *val, *end;
 	int i;
@@ -197,63 +208,60 @@ static void config_line(char *line, const unsigned short *sorted, char **values)
 	} else {
 		return;
 	}
-	i = find_option(sorted, name);
-	if (i >= 0 && !values[i] && !(options[i].choice == CHOICE && strcmp(val, "n") == 0))
-		values[i] = val;
+	i = find_option(c, name);
+	if (i >= 0 && !c->values[i] && !(c->sorted[i][0] == '*' && strcmp(val, "n") == 0))
+		c->values[i] = val;
 }
 
-/* The value the text gives each option of the table (NULL: none); the
- * values point into text. */
-static void config_parse(char *text, char **values)
+/* The value the text gives each option of the table; the values point
+ * into text. */
+static void config_parse(char *text, struct config *c)
 {
-	unsigned short sorted[NOPTIONS];
-
-	for (size_t i = 0; i < NOPTIONS; i++)
-		sorted[i] = (unsigned short)i;
-	qsort(sorted, NOPTIONS, sizeof sorted[0], by_name);
 	for (char *line = text, *nl; line && *line; line = nl) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl++ = '\0';
-		config_line(line, sorted, values);
+		config_line(line, c);
 	}
 }
 
 /* Every option the text sets, as kernel.config.CONFIG_X, in table order. */
-static void config_options(struct bb_kvlist *kv, char *const *values)
+static void config_options(struct bb_kvlist *kv, const struct config *c)
 {
 	char key[80];
+	const char *p = option_names;
 
-	for (size_t i = 0; i < NOPTIONS; i++)
-		if (values[i]) {
-			snprintf(key, sizeof key, "kernel.config.CONFIG_%s", options[i].name);
-			bb_facts_put(kv, key, values[i]);
+	for (int i = 0; i < NOPTIONS; i++, p += strlen(p) + 1) {
+		int k = find_option(c, opt_name(p));
+		if (k >= 0 && c->values[k]) {
+			snprintf(key, sizeof key, "kernel.config.CONFIG_%s", opt_name(p));
+			bb_facts_put(kv, key, c->values[k]);
 		}
+	}
 }
 
-static int config_is(char *const *values, const char *name)
+static int config_is(const struct config *c, const char *name)
 {
-	for (size_t i = 0; i < NOPTIONS; i++)
-		if (strcmp(options[i].name, name) == 0)
-			return values[i] && strcmp(values[i], "y") == 0;
-	return 0;
+	int k = find_option(c, name);
+
+	return k >= 0 && c->values[k] && strcmp(c->values[k], "y") == 0;
 }
 
 /* ---- preemption ---- */
 
 /* The model the kernel was built with: from the config if known, else the
  * version string ("#1 SMP PREEMPT_DYNAMIC ..."); NULL if unknown. */
-static const char *preempt_base(char *const *values, int have_config, const char *version,
-				int *dynamic)
+static const char *preempt_base(const struct config *c, int have_config,
+				const char *version, int *dynamic)
 {
 	*dynamic = strstr(version, "PREEMPT_DYNAMIC") != NULL;
 	if (have_config) {
-		const char *m = config_is(values, "PREEMPT_RT") ? "rt"
-			      : config_is(values, "PREEMPT_LAZY") ? "lazy"
-			      : config_is(values, "PREEMPT") ? "full"
-			      : config_is(values, "PREEMPT_VOLUNTARY") ? "voluntary"
-			      : config_is(values, "PREEMPT_NONE") ? "none" : NULL;
-		*dynamic |= config_is(values, "PREEMPT_DYNAMIC");
+		const char *m = config_is(c, "PREEMPT_RT") ? "rt"
+			      : config_is(c, "PREEMPT_LAZY") ? "lazy"
+			      : config_is(c, "PREEMPT") ? "full"
+			      : config_is(c, "PREEMPT_VOLUNTARY") ? "voluntary"
+			      : config_is(c, "PREEMPT_NONE") ? "none" : NULL;
+		*dynamic |= config_is(c, "PREEMPT_DYNAMIC");
 		if (m)
 			return m;
 	}
@@ -288,12 +296,12 @@ static int preempt_now(const char *cmdline, char *out, size_t len)
 	return -1;
 }
 
-static void preempt_model(struct bb_kvlist *kv, char *const *values, int have_config,
+static void preempt_model(struct bb_kvlist *kv, const struct config *c, int have_config,
 			  const char *version, const char *cmdline)
 {
 	char now[64], out[96];
 	int dynamic;
-	const char *base = preempt_base(values, have_config, version, &dynamic);
+	const char *base = preempt_base(c, have_config, version, &dynamic);
 
 	if (dynamic && preempt_now(cmdline, now, sizeof now) == 0)
 		base = now;
@@ -323,7 +331,8 @@ static void release_version(char *rel, size_t rlen, char *ver, size_t vlen)
 void bb_facts_kernel(struct bb_kvlist *kv)
 {
 	char rel[256], ver[512], cmdline[4096], from[320];
-	char *values[NOPTIONS] = { 0 }, *text;
+	struct config c;
+	char *text;
 
 	release_version(rel, sizeof rel, ver, sizeof ver);
 	bb_facts_put(kv, "kernel.release", rel);
@@ -334,10 +343,11 @@ void bb_facts_kernel(struct bb_kvlist *kv)
 	bb_facts_put(kv, "kernel.cmdline", cmdline);
 	from[0] = '\0';
 	text = config_text(rel, from, sizeof from);
+	config_init(&c);
 	if (text)
-		config_parse(text, values);
-	preempt_model(kv, values, text != NULL, ver, cmdline);
+		config_parse(text, &c);
+	preempt_model(kv, &c, text != NULL, ver, cmdline);
 	bb_facts_put(kv, "kernel.config", from);
-	config_options(kv, values);
+	config_options(kv, &c);
 	free(text);
 }

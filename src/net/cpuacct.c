@@ -1,31 +1,13 @@
 /* cpuacct.c - process and machine CPU accounting (see cpuacct.h). */
 #include "cpuacct.h"
+#include "core/parse.h"
 #include "core/timer.h"
 
-#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Up to max decimal numbers separated by blanks at p, into v; returns
- * how many were read (the line's end or anything else ends them). */
-static int read_counters(const char *p, uint64_t *v, int max)
-{
-	int n;
-
-	for (n = 0; n < max; n++) {
-		char *end;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			break;
-		v[n] = strtoull(p, &end, 10);
-		p = end;
-	}
-	return n;
-}
 
 int bb_procstat_parse(const char *text, struct bb_procstat *ps)
 {
@@ -37,7 +19,7 @@ int bb_procstat_parse(const char *text, struct bb_procstat *ps)
 		if (line)
 			line++;
 	}
-	if (!line || read_counters(line + 4, v, 8) < 4)
+	if (!line || bb_scan_counters(line + 4, v, 8) < 4)
 		return -1;
 	ps->user = v[0];
 	ps->nice = v[1];

@@ -6,7 +6,7 @@
  * field, and for each type the fields it must carry.  Parsing checks every
  * entry of it; building a message parses it back before it is sent. */
 #include "net/ctlproto.h"
-#include "net/sha256.h"
+#include "core/sha256.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * not yet verified, and the session's window of sequence numbers (see
  * rr_cookie.h; the exchange is docs/rr.md). */
 #include "net/rr_cookie.h"
-#include "net/sha256.h"
+#include "core/sha256.h"
 
 #include <errno.h>
 #include <netinet/in.h>

@@ -35,7 +35,7 @@ struct values {
  * (ops_per_sample: the CPU-speed probe sizes its chain to the clock;
  * repeat, repeats: which of `run --repeat N` a run was; the clock and
  * temperature around a measurement, its RTT and window bound, the core
- * clock estimated around it.) */
+ * clock estimated around it; what else used the machine meanwhile.) */
 static const char *const outcome_params[] = {
 	"validation.", "ops_per_sample", "test_time_us", "granularity_us", "samples_retaken", "note",
 	"level", "memory_", "ends_on_plateau", "counter_hz", "sysfs_caches", "unsupported", "variants",
@@ -62,16 +62,17 @@ static int is_outcome(const char *key)
 	return 0;
 }
 
-/* System fields that vary by design, or repeat the tool's. */
+/* System fields that vary by design (boot.*: the boot a run comes from,
+ * a level of replication, never a setting), or repeat the tool's. */
 static int system_skipped(const char *key)
 {
 	static const char *const skip[] = {
-		"mem_available_bytes", "cur_freq_hz", "compiler", "cflags",
+		"mem_available_bytes", "cur_freq_hz", "compiler", "cflags", "boot.id", "boot.uptime_s",
 	};
 	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
 		if (strcmp(key, skip[i]) == 0)
 			return 1;
-	return ends(key, ".now") || strncmp(key, "boot.", 5) == 0;
+	return ends(key, ".now");
 }
 
 int bb_diff_system_key(const char *key)
@@ -91,7 +92,7 @@ static const struct {
 	{ "soc.", "stream mem lat csum" },
 	{ "dt.", "stream mem lat csum" },
 	{ "firmware.", "stream mem lat" },
-	{ "board.", "stream mem lat" },
+	{ "board.", "*" },
 	{ "product.", "stream mem lat" },
 	{ "transparent_hugepage", "stream mem lat" },
 	{ "mem_total_bytes", "stream mem lat" },

@@ -4,8 +4,9 @@
  * so that `compare` can list first what plausibly explains a claimed
  * change (a capped net.core.rmem_max for ttcp, a silicon revision or THP
  * for stream and mem, a kernel option for csum).  Values that vary by
- * design (keys ending ".now", free memory, the current clock, outcomes of
- * a measurement) are never differences. */
+ * design (keys ending ".now", free memory, the current clock, the boot's
+ * id and uptime, outcomes of a measurement such as load.*) are never
+ * differences. */
 #ifndef BB_TOOLS_DIFFER_H
 #define BB_TOOLS_DIFFER_H
 

@@ -32,28 +32,31 @@ static const struct kind {
 	{ "throttled", 0.5, "results throttled", "the machine throttled in %s of the results" },
 };
 
-/* The mean of param over the results of applet on one side; NaN when no
- * result records it. */
+/* The mean of param over the results of applet on one side, each weighted
+ * by its wall time (load.wall_s): the kernel counts CPU time in ticks, so
+ * a short result's own figure is coarse while the sum over a side is not.
+ * NaN when no result records it, or the side's results last under
+ * MIN_WALL_S in all. */
+#define MIN_WALL_S 0.5
 static double side_mean(const struct bb_runs *s, const char *applet, const char *param)
 {
-	double sum = 0;
-	size_t n = 0;
+	double sum = 0, wall = 0;
 
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t j = 0; j < s->r[i].n; j++) {
 			const struct bb_rresult *r = &s->r[i].results[j];
-			double x;
-			if (strcmp(r->applet, applet) || strcmp(r->status, "ok"))
+			double x, w = bb_rkv_num(&r->params, "load.wall_s", NAN);
+			if (strcmp(r->applet, applet) || strcmp(r->status, "ok") || !(w > 0))
 				continue;
 			x = bb_rkv_num(&r->params, param, NAN);
-			if (!strcmp(param, "throttled") && isnan(x) && bb_rkv_str(&r->params, "load.wall_s"))
+			if (!strcmp(param, "throttled") && isnan(x))
 				x = 0;           /* watched and not throttled */
 			if (isfinite(x)) {
-				sum += x;
-				n++;
+				sum += x * w;
+				wall += w;
 			}
 		}
-	return n ? sum / (double)n : NAN;
+	return wall >= MIN_WALL_S ? sum / wall : NAN;
 }
 
 static void pct(char *buf, size_t len, double x)

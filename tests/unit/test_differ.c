@@ -1,6 +1,7 @@
 /* test_differ.c - unit tests for "A and B differ in" (src/tools/differ.c):
  * which recorded fields count as differences (sets of values per side, not
- * run by run; never a value that varies by design or an outcome), what
+ * run by run; never a value that varies by design or an outcome, such as
+ * the boot a run comes from or what else used the machine), what
  * each may explain, and the order that puts the fields explaining a
  * claimed change first. */
 #include <setjmp.h>
@@ -152,6 +153,50 @@ static void test_applet_on_one_side(void **state)
 	bb_diffs_free(&d);
 }
 
+/* The boot a run comes from and what else used the machine vary by
+ * design; another board is a difference. */
+static void boot_load(struct fake *f, const char *boot, const char *board, const char *others)
+{
+	f->sys[4] = (struct bb_rkv){ "boot.id", (char *)boot, NAN };
+	f->sys[5] = (struct bb_rkv){ "boot.uptime_s", (char *)others, NAN };
+	f->sys[6] = (struct bb_rkv){ "board.id", (char *)board, NAN };
+	f->par[2] = (struct bb_rkv){ "load.others_cpu_per_s", (char *)others, NAN };
+	f->par[3] = (struct bb_rkv){ "load.psi.cpu.some", (char *)others, NAN };
+	f->run.system.n = 7;
+	f->res.params.n = 4;
+	f->run.results = &f->res;
+}
+
+static void test_boot_and_load(void **state)
+{
+	struct fake fa, fb;
+	struct bb_runs A = { &fa.run, 1, 1 }, B = { &fb.run, 1, 1 };
+	struct bb_diffs d;
+	const struct bb_diff *x;
+
+	(void)state;
+	fake_run(&fa, "1", "0", "0", "x", "5", "0");
+	fake_run(&fb, "1", "0", "0", "x", "5", "0");
+	boot_load(&fa, "6f1c2a9e-3b4d", "2576aaa02b1a1adf", "0.01");
+	boot_load(&fb, "20278158-332f", "2576aaa02b1a1adf", "0.97");
+	bb_diffs_find(&d, &A, &B);
+	assert_int_equal(d.n, 0);
+	bb_diffs_free(&d);
+	assert_false(bb_diff_system_key("boot.id"));
+	assert_false(bb_diff_system_key("boot.uptime_s"));
+	assert_true(bb_diff_system_key("board.id"));
+	assert_true(bb_diff_system_key("board.id_source"));
+
+	fb.sys[6].s = "9d96191cacd89cf7";
+	bb_diffs_find(&d, &A, &B);
+	assert_int_equal(d.n, 1);
+	x = find(&d, "board.id");
+	assert_non_null(x);
+	assert_string_equal(x->a, "2576aaa02b1a1adf");
+	assert_string_equal(x->b, "9d96191cacd89cf7");
+	bb_diffs_free(&d);
+}
+
 /* "mem" explains mem, not memory or lat; "*" explains anything. */
 static void test_explains_words(void **state)
 {
@@ -174,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_sets_of_values),
 		cmocka_unit_test(test_applet_on_one_side),
 		cmocka_unit_test(test_explains_words),
+		cmocka_unit_test(test_boot_and_load),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

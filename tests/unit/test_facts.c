@@ -4,7 +4,7 @@
  * an RK3399 big.LITTLE, a Geode LX): each tree is set as BB_SYSROOT in
  * turn (bb_root_reset between them) and its facts asserted.  Also: the
  * checked-in config.gz files match their config texts, private DMI fields
- * are never read, malformed files are survived, and the live system's
+ * are never recorded, malformed files are survived, and the live system's
  * facts take a few milliseconds (printed, with a generous bound). */
 #include <setjmp.h>
 #include <stdarg.h>

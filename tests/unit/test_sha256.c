@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "net/sha256.h"
+#include "core/sha256.h"
 
 static void hex(const unsigned char *d, char *out)
 {

@@ -13,7 +13,7 @@
 #include "core/random.h"
 #include "ttcp_server.h"
 #include "core/timer.h"
-#include "net/sha256.h"
+#include "core/sha256.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
 #include "core/sysinfo.h"
 #include "core/timer.h"
 #include "net/pattern.h"
-#include "net/sha256.h"
+#include "core/sha256.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * H((K ^ opad) || H((K ^ ipad) || m)), a key longer than a block hashed
  * first.  Byte-order independent: words are read and written big-endian
  * byte by byte, so a big-endian PowerPC board computes the same MACs. */
-#include "net/sha256.h"
+#include "core/sha256.h"
 
 #include <string.h>
 

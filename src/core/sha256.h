@@ -1,10 +1,11 @@
 /* sha256.h - SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104), for the
- * shared-key challenge of the ttcp control protocol (docs/protocol.md).
+ * shared-key challenge of the ttcp control protocol (docs/protocol.md),
+ * rr's cookies and the pseudonymous board identity (facts/boot.c).
  * Written here because the static binary for a board links only libc;
  * checked against the FIPS 180-4 examples and the RFC 4231 vectors
  * (tests/unit/test_sha256.c). */
-#ifndef BB_NET_SHA256_H
-#define BB_NET_SHA256_H
+#ifndef BB_CORE_SHA256_H
+#define BB_CORE_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>
