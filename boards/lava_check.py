@@ -143,7 +143,7 @@ def main():
             if v and v[0].strip():
                 return key, v[0].strip()
         return "/".join(keys), None
-    for keys in (("dt.model",), ("cpu.cores", "cpu.name")):
+    for keys in (("dt.model", "board.product_name"), ("cpu.cores", "cpu.name")):
         k, v = fact(*keys)
         tap(v, "facts names %s: %s" % (k, v or "absent"))
     suite = [c for d, cs in cases.items() if d.endswith("_boardbench") for c in cs.values()]

@@ -27,7 +27,7 @@ armhf-virt   armhf   armmp -                            arm     virt,highmem=off
 vexpress-a9  armhf   armmp vexpress-v2p-ca9.dtb         arm     vexpress-a9 cortex-a9  512M ttyAMA0 armhf   smsc911x,armmmci,crc32c_generic,ext4 sd     arm lan9118
 x86_64-pc    amd64   amd64 -                            x86_64  pc          -          512M ttyS0   x86_64  virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio amd64 virtio-net-pci
 i386-pc      i386    686   -                            i386    pc          athlon     512M ttyS0   i686    virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio i386 virtio-net-pci
-orangepi-pc  armhf   armmp sun8i-h3-orangepi-pc.dtb     arm     orangepi-pc -          1G   ttyS0   armhf   crc32c_generic,ext4 sd     arm allwinner-sun8i-emac
+orangepi-pc  armhf   armmp sun8i-h3-orangepi-pc.dtb     arm     orangepi-pc cortex-a7  1G   ttyS0   armhf   crc32c_generic,ext4 sd     arm allwinner-sun8i-emac
 bamboo       powerpc src   -                            ppc     bamboo      -          256M ttyS0   powerpc -                virtio ppc virtio-net-pci
 ppce500      powerpc src   -                            ppc     ppce500     -          256M ttyS0   powerpc -                virtio ppc virtio-net-pci
 EOT
