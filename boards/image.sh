@@ -118,7 +118,7 @@ DTB_ARG=
 CPU_ARG=
 [ "$b_cpu" = - ] || CPU_ARG="-cpu $b_cpu"
 case $b_nic in
-none) NET='-nic none' ;;
+none | *:off) NET='-nic none' ;;
 virtio-net-pci) NET='-netdev "user,id=n0${BOARD_HOSTFWD:+,$BOARD_HOSTFWD}" -device virtio-net-pci,netdev=n0' ;;
 *) NET='-nic "user,model='$b_nic'${BOARD_HOSTFWD:+,$BOARD_HOSTFWD}"' ;;
 esac

@@ -42,7 +42,7 @@ if [ $device = 1 ]; then
 EOF
 	case $b_nic in
 	virtio-net-pci | none) ;;
-	*) echo "{% set model = 'model=$b_nic' %}" ;;
+	*) echo "{% set model = 'model=${b_nic%:off}' %}" ;;
 	esac
 	[ "$b_cpu" = - ] || echo "{% set cpu = '$b_cpu' %}"
 	exit 0

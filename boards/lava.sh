@@ -72,7 +72,7 @@ SERVERPORT=5002
 NBUF=${BOARD_NBUF:-256}
 BUFLEN=8192
 NET=${BOARD_NET:-1}
-[ "$b_nic" = none ] && NET=0    # no network card qemu can give this board
+case $b_nic in none | *:off) NET=0 ;; esac   # no network this board can use
 L=$D/lava
 rm -rf "$L"
 mkdir -p "$L/out" "$L/files"

@@ -18,8 +18,9 @@
 # drive         how LAVA's test overlay disk is attached (qemu -drive if=)
 # lava_arch     the architecture name of lava-server's qemu device type
 # nic           qemu's network card for the user network (virtio-net-pci,
-#               lan9118 ...), or "none": raspi3b's network is USB, and
-#               orangepi-pc's dwmac-sun8i oopses under qemu 7.2 (docs/TARGETS.md)
+#               lan9118 ...), or "none": raspi3b's network is USB; MODEL:off
+#               gives qemu the card but not the kernel its driver (orangepi-pc:
+#               dwmac-sun8i oopses under qemu 7.2, docs/TARGETS.md)
 board_rows() {
 	cat <<'EOT'
 aarch64-virt arm64   arm64 -                            aarch64 virt        cortex-a53 512M ttyAMA0 aarch64 virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio arm64 virtio-net-pci
@@ -28,7 +29,7 @@ armhf-virt   armhf   armmp -                            arm     virt,highmem=off
 vexpress-a9  armhf   armmp vexpress-v2p-ca9.dtb         arm     vexpress-a9 cortex-a9  512M ttyAMA0 armhf   smsc911x,armmmci,crc32c_generic,ext4 sd     arm lan9118
 x86_64-pc    amd64   amd64 -                            x86_64  pc          -          512M ttyS0   x86_64  virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio amd64 virtio-net-pci
 i386-pc      i386    686   -                            i386    pc          athlon     512M ttyS0   i686    virtio_pci,virtio_net,virtio_blk,crc32c_generic,ext4 virtio i386 virtio-net-pci
-orangepi-pc  armhf   armmp sun8i-h3-orangepi-pc.dtb     arm     orangepi-pc cortex-a7  1G   ttyS0   armhf   crc32c_generic,ext4 sd     arm none
+orangepi-pc  armhf   armmp sun8i-h3-orangepi-pc.dtb     arm     orangepi-pc cortex-a7  1G   ttyS0   armhf   crc32c_generic,ext4 sd     arm allwinner-sun8i-emac:off
 bamboo       powerpc src   -                            ppc     bamboo      -          256M ttyS0   powerpc -                virtio ppc virtio-net-pci
 ppce500      powerpc src   -                            ppc     ppce500     -          256M ttyS0   powerpc -                virtio ppc virtio-net-pci
 EOT
