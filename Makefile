@@ -200,6 +200,9 @@ GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo
 else
 GIT_REV := unknown
 endif
+# The sources' date (SOURCE_DATE_EPOCH, else the commit's, else 0: unknown):
+# run warns when the clock is before it (a board without an RTC).
+BB_SOURCE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(if $(IN_GIT_TOP),$(shell git log -1 --format=%ct 2>/dev/null)),0)
 RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
 # APPLETS (empty: every one) keeps only the applets listed, as BusyBox's
@@ -376,6 +379,7 @@ $(BUILD)/src/kernels/%_check.o $(BUILD)/src/kernels/%_table.o: XCFLAGS =
 # Regenerated on every build, replaced only when it changes.
 define buildinfo
 #define BB_GIT_REV "$(GIT_REV)"
+#define BB_SOURCE_EPOCH $(BB_SOURCE_EPOCH)
 #define BB_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(BB_CFLAGS) $(CFLAGS))))"
 #define BB_HARDEN_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(HARDEN_CFLAGS))))"
 #define BB_KERNEL_CFLAGS_STR "$(subst ',,$(subst ",,$(strip $(HARDEN_KERNEL_CFLAGS) $(KERNEL_OPT))))"
@@ -506,6 +510,8 @@ dist:
 	tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST).tar.gz --owner=0 --group=0 --sort=name $(DIST)
 	rm -rf $(BUILD)/dist
 	@echo "wrote $(BUILD)/$(DIST).tar.gz"
+
+-include boards/boards.mk
 
 clean:
 	rm -rf build build-* boardbench

@@ -457,9 +457,12 @@ void mem_summary(FILE *f, const struct bb_result *r)
 			fast = s;
 	}
 	fprintf(f, "mem      tot_memcpy %s %.0f %s", base->variant, best(base), base->unit);
-	if (fast)
+	if (fast && best(fast) < best(base))
 		fprintf(f, "; fastest %s %.0f (%.1f%% less)", fast->variant, best(fast),
 			100.0 * (best(base) - best(fast)) / best(base));
+	else if (fast)           /* the baseline (libc) is the fastest itself */
+		fprintf(f, ", the fastest; next %s %.0f (%.1f%% more)", fast->variant, best(fast),
+			100.0 * (best(fast) - best(base)) / best(base));
 	fprintf(f, " [%s] %s\n", param_str(r, "counter"),
 		r->ok ? "validated" : "FAILED VALIDATION");
 }

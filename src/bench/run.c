@@ -8,6 +8,7 @@
  * several runs a side to pool.  Its --help is src/help/run.txt, then the
  * suite. */
 #include "applets.h"
+#include "buildinfo.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -53,7 +55,15 @@ static void append_safe(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* The default file name without ".json": DIR/<host>-<labels>-<UTC time>,
+/* 1 when the clock is before the date of the sources this binary was
+ * built from: a board without an RTC starts in 1970. */
+static int clock_before_sources(void)
+{
+	return (long long)BB_SOURCE_EPOCH > 0 && (long long)time(NULL) < (long long)BB_SOURCE_EPOCH;
+}
+
+/* The default file name without ".json": DIR/<host>-<labels>-<UTC time>
+ * ("-clock-unset" after it when the clock is before the sources' date),
  * and "-rK" for repetition k of a --repeat series. */
 static void result_stem(char *path, size_t len, const char *dir, const struct bb_run *run,
 			int k, int repeat)
@@ -71,6 +81,8 @@ static void result_stem(char *path, size_t len, const char *dir, const struct bb
 	}
 	append_safe(path, len, "-");
 	append_safe(path, len, run->sys.utc_compact);
+	if (clock_before_sources())
+		append_safe(path, len, "-clock-unset");
 	if (repeat > 1) {
 		char rk[16];
 		snprintf(rk, sizeof rk, "-r%d", k);
@@ -572,6 +584,13 @@ static int run_once(int argc, char **argv, const struct run_opts *o, const struc
 	if (o->repeat > 1)
 		note_repetition(run, k, o->repeat);
 	double t0 = bb_now();
+	if (clock_before_sources()) {
+		char src[32];
+		bb_utc_stamp(src, sizeof src, (time_t)BB_SOURCE_EPOCH, 0);
+		bb_warn("the clock says %s, before the date of this boardbench's sources (%s): no RTC, "
+			"or not set yet (date -s, NTP); the results file is marked -clock-unset",
+			run->sys.utc, src);
+	}
 	print_head(run, o->verbose);
 	failed = run_suite(run, o, k);
 	print_tail(run, bb_now() - t0);

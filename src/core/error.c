@@ -43,6 +43,13 @@ size_t bb_escape(char *dst, size_t len, const char *src)
 	return n;
 }
 
+static void (*before)(void);
+
+void bb_error_before(void (*fn)(void))
+{
+	before = fn;
+}
+
 /* One line, whatever the arguments hold: a newline or control character
  * in a file name or option value is written escaped (\n, \t, \xNN), so it
  * can neither forge a second line nor move the terminal's cursor. */
@@ -54,6 +61,8 @@ static void vmessage(const char *fmt, va_list ap)
 	int n;
 
 	fflush(stdout);
+	if (before)
+		before();
 	va_copy(copy, ap);
 	n = vsnprintf(text, sizeof text, fmt, ap);
 	if (n >= (int)sizeof text && (big = malloc((size_t)n + 1))) {

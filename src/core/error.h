@@ -18,6 +18,9 @@ void bb_set_prog(const char *name);
 const char *bb_prog(void);
 
 void bb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called before every bb_warn/bb_die message (NULL: nothing): the quick
+ * suite's progress line then ends first (core/progress.c). */
+void bb_error_before(void (*fn)(void));
 _Noreturn void bb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void bb_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

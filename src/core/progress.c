@@ -38,10 +38,22 @@ void bb_progress_clear(void)
 	shown = 0;
 }
 
+/* A note or warning starts on a line of its own: the open line ends. */
+static void break_line(void)
+{
+	bb_progress_clear();
+	if (line_open) {
+		fputc('\n', stderr);
+		line_open = 0;
+		line_broken = 1;
+	}
+}
+
 void bb_progress_line_open(int open)
 {
 	line_open = open;
 	line_broken = 0;
+	bb_error_before(open ? break_line : NULL);
 }
 
 int bb_progress_line_was_broken(void)
@@ -53,12 +65,7 @@ void bb_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	bb_progress_clear();
-	if (line_open) {
-		fputc('\n', stderr);
-		line_open = 0;
-		line_broken = 1;
-	}
+	break_line();
 	fprintf(stderr, "%s: ", bb_prog());
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -60,6 +60,26 @@ static void cpu_model(char *out, size_t len)
 	snprintf(out, len, "%s", best[0] ? best : "unknown");
 }
 
+/* ARM's /proc/cpuinfo names no model: the core names of the cpu.cores
+ * fact ("4x 0x41:0xd03 r0p4 (Cortex-A53), 2x ... (Cortex-A72)") become
+ * "Cortex-A53 + Cortex-A72"; the fact as it is when it names none. */
+static void cpu_model_from_cores(char *out, size_t len, const struct bb_kvlist *facts)
+{
+	const struct bb_kv *kv = bb_kv_get(facts, "cpu.cores");
+	const char *p, *open, *close;
+	size_t n = 0;
+
+	if (strcmp(out, "unknown") != 0 || !kv || !kv->s || !kv->s[0])
+		return;
+	out[0] = '\0';
+	for (p = kv->s; (open = strchr(p, '(')) && (close = strchr(open, ')')); p = close + 1)
+		if (n < len)
+			n += snprintf(out + n, len - n, "%s%.*s", n ? " + " : "",
+				      (int)(close - open - 1), open + 1);
+	if (!out[0])
+		snprintf(out, len, "%s", kv->s);
+}
+
 static uint64_t parse_cache_size(const char *s)
 {
 	char *end;
@@ -207,6 +227,7 @@ void bb_sysinfo_collect(struct bb_sysinfo *si)
 	si->cpus_online = n > 0 ? (int)n : 1;
 	caches(si);
 	bb_facts_collect(&si->facts);
+	cpu_model_from_cores(si->cpu_model, sizeof si->cpu_model, &si->facts);
 	if (uname(&u) == 0)
 		snprintf(si->arch, sizeof si->arch, "%s", u.machine);
 	kernel_string(si, &u);

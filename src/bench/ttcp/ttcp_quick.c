@@ -16,8 +16,11 @@
 #include "core/stop.h"
 
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,6 +92,23 @@ static int quick_rx_start(struct quick_rx *q, const struct ttcp_opts *tx, unsign
 	return pthread_create(&q->thread, NULL, quick_rx_main, q) == 0 ? 0 : -1;
 }
 
+/* 1 if the loopback interface is down (a minimal initramfs leaves it so:
+ * 127.0.0.1 binds, but nothing connects to it). */
+static int lo_down(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), down = 0;
+
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof ifr);
+	strcpy(ifr.ifr_name, "lo");
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
+		down = !(ifr.ifr_flags & IFF_UP);
+	close(fd);
+	return down;
+}
+
 /* One transfer into r; returns 1 if complete and both ends agree. */
 static int quick_once(struct bb_result *r, struct ttcp_opts *o, char *why, size_t len)
 {
@@ -105,12 +125,17 @@ static int quick_once(struct bb_result *r, struct ttcp_opts *o, char *why, size_
 		ttcp_session_init(&s, o, r);
 		ttcp_transmit(&s);
 		ttcp_session_free(&s);           /* closing the sockets ends the receiver */
+		if (!r->ok)                      /* no connection came: end its accept now */
+			shutdown(q.s.listen_fd, SHUT_RDWR);
 		pthread_join(q.thread, NULL);
 		tt = bb_result_find(r, "transfer", "total");
 		rt = bb_result_find(q.s.r, "transfer", "total");
 		ok = r->ok && q.s.r->ok && tt && rt &&
 		     bb_kv_getnum(&tt->values, "bytes", -1) == bb_kv_getnum(&rt->values, "bytes", -2);
-		if (!ok)
+		if (!ok && !r->ok && lo_down())
+			snprintf(why, len, "%s: the loopback interface is down (ip link set lo up)",
+				 r->message ? r->message : "transmitter failed");
+		else if (!ok)
 			snprintf(why, len, "%s / receiver: %s", r->message, q.s.r->message);
 	}
 	ttcp_session_free(&q.s);

@@ -440,7 +440,8 @@ void ttcp_summary(FILE *f, const struct bb_result *r)
 	if (pnum(r, "streams") > 1)
 		snprintf(streams, sizeof streams, "%.0f streams of ", pnum(r, "streams"));
 	fprintf(f, "ttcp     loopback tcp %s%.0f x %.0f bytes, median of %zu runs: %s/sec"
-		   " (Mbit = 2^20 bits) = %s%s\n",
+		   " (Mbit = 2^20 bits) = %s%s%s%s\n",
 		streams, pnum(r, "buflen"), pnum(r, "nbuf"), kept, rate, si,
-		r->ok ? "" : " INCOMPLETE");
+		r->ok ? "" : " INCOMPLETE", !r->ok && r->message ? ": " : "",
+		!r->ok && r->message ? without_prefix(r->message, "incomplete: ") : "");
 }

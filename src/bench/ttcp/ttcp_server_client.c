@@ -550,6 +550,25 @@ static void udp_sent_line(struct ttcp_session *s, FILE *f)
 	bb_kv_int(&s->r->params, "udp_datagrams_sent", (long long)sent);
 }
 
+/* This end sent: the headline is what arrived, the server's count over
+ * its time (goodput); the ttcp-t lines under it count what was written,
+ * which a slow link buffers ahead of the wire. */
+static void goodput_line(struct client *c, int k, FILE *f)
+{
+	const struct bb_ctl_msg *m = &c->srv_res[0];
+	double el, bytes;
+
+	if (k != 0 || !c->have_srv[0])
+		return;
+	el = (double)m->num[BB_CF_ELAPSED_US] / 1e6;
+	bytes = (double)m->num[BB_CF_RX_BYTES];
+	fprintf(f, "ttcp-client: goodput %.2f Mbit/s (10^6 bit/s): %.0f bytes arrived at the server "
+		"in %.2f s (the ttcp-t rate counts writes)\n",
+		el > 0 ? bytes * 8 / el / 1e6 : 0, bytes, el);
+	if (el > 0)
+		bb_kv_num(&c->s[0].r->params, "goodput_bits_per_s", bytes * 8 / el);
+}
+
 static int report(struct client *c)
 {
 	int rc = 0;
@@ -557,6 +576,7 @@ static int report(struct client *c)
 	for (int k = 0; k < 2; k++) {
 		if (!c->used[k])
 			continue;
+		goodput_line(c, k, stdout);
 		ttcp_render_header(stdout, c->s[k].r);
 		ttcp_render_report(stdout, c->s[k].r);
 		if (c->base.udp && k == 0)
