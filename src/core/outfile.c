@@ -81,6 +81,30 @@ mode_t bb_outfile_new_mode(void)
 	return 0666 & ~m;
 }
 
+/* Whether a file can be made in dir, tried rather than asked: access(2)
+ * says yes to root in /sys or /proc, or on a full or read-only file
+ * system's writable mode bits, where the file could not be made after the
+ * run.  The trial file is removed at once.  0 with errno set otherwise. */
+static int dir_takes_files(const char *dir)
+{
+	size_t len = strlen(dir) + 48;
+	char *probe = malloc(len);
+	int fd, e;
+
+	if (!probe)
+		return 0;
+	snprintf(probe, len, "%s/.boardbench-probe.%ld", dir, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	errno = e;
+	return fd >= 0 || e == EEXIST;
+}
+
 int bb_outfile_check(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -102,8 +126,14 @@ int bb_outfile_check(const char *path, char *err, size_t errlen)
 			return 0;   /* written in place: checked when opened */
 	}
 	dir = dir_of(path);
-	if (dir && access(dir, W_OK) != 0) {
-		snprintf(err, errlen, "directory '%s': %s", dir, strerror(errno));
+	if (dir && !dir_takes_files(dir)) {
+		int e = errno;
+		struct stat ds;
+		/* /proc answers a new name with ENOENT though the directory is there */
+		if (e == ENOENT && stat(dir, &ds) == 0 && S_ISDIR(ds.st_mode))
+			snprintf(err, errlen, "directory '%s': no file can be made there", dir);
+		else
+			snprintf(err, errlen, "directory '%s': %s", dir, strerror(e));
 		rc = 1;
 	}
 	free(dir);

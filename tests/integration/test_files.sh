@@ -177,3 +177,17 @@ else
 	got=$?
 	one_line 1 "out of memory" "a valid 20 MB file under ulimit -v 100 MB: exit 1, out of memory, one line"
 fi
+
+# Places where no file can be made though access(2) says yes to root
+# (sysfs, procfs): refused before anything is measured, exit 1, one line.
+for place in /sys/kernel /proc; do
+	if [ -d "$place" ]; then
+		$CSUM --json "$place/bb.json" >"$TMPD/out" 2>"$TMPD/err"
+		got=$?
+		one_line 1 "directory '$place'" "--json into $place is refused in one line"
+		[ ! -s "$TMPD/out" ]
+		tap $? "  ... before the run (nothing measured on stdout)"
+	else
+		tap 0 "--json into $place # SKIP no $place"
+	fi
+done

@@ -119,11 +119,14 @@ else
 	tap 0 "compare # SKIP built without cJSON"
 fi
 
-# ---- a second SIGINT ends the program at once ----
+# ---- one SIGINT delivered twice is one; a second SIGINT ends the program ----
 # stdout is a pipe already full, so stream blocks writing its header with
-# the handler in place; the first SIGINT is caught (SigCgt loses it: the
-# handler resets itself), the second ends the program, though it is still
-# blocked and would otherwise finish.
+# the handler in place.  Two SIGINTs back to back are one interrupt
+# delivered twice (what `timeout -s INT` does: the child, then its process
+# group): stream lives on, and once the pipe drains it ends as interrupted
+# (exit 1).  In a second stream, a SIGINT more than half a second after the
+# first ends the program at once, though it is still blocked and would
+# otherwise finish.
 python3 - "$BB" "$TAP_N" <<'PYEOF'
 import fcntl, os, signal, subprocess, sys, time
 
@@ -149,30 +152,62 @@ def wait(cond, limit=300):
         time.sleep(0.02)
     return False
 
-r, w = os.pipe()
-try:
-    fcntl.fcntl(w, 1031, 4096)          # F_SETPIPE_SZ: a small pipe
-except OSError:
-    pass
-os.set_blocking(w, False)
-try:
-    while True:
-        os.write(w, b"x" * 4096)
-except BlockingIOError:
-    pass
-os.set_blocking(w, True)
-p = subprocess.Popen([sys.argv[1], "stream", "-s", "1M", "-N", "3"], stdout=w,
-                     stderr=subprocess.DEVNULL)
-os.close(w)
+def blocked_stream():
+    r, w = os.pipe()
+    try:
+        fcntl.fcntl(w, 1031, 4096)          # F_SETPIPE_SZ: a small pipe
+    except OSError:
+        pass
+    os.set_blocking(w, False)
+    try:
+        while True:
+            os.write(w, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    os.set_blocking(w, True)
+    p = subprocess.Popen([sys.argv[1], "stream", "-s", "1M", "-N", "3"], stdout=w,
+                         stderr=subprocess.DEVNULL)
+    os.close(w)
+    return p, r
+
+def drain(r):
+    while os.read(r, 65536):
+        pass
+    os.close(r)
+
+def ended(p, limit=60):
+    try:
+        return p.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return p.wait()
+
+p, r = blocked_stream()
 tap(wait(lambda: caught(p.pid)), "stream catches SIGINT")
 os.kill(p.pid, signal.SIGINT)
-tap(wait(lambda: not caught(p.pid)), "the first SIGINT is caught, once")
 os.kill(p.pid, signal.SIGINT)
-try:
-    rc = p.wait(timeout=60)
-except subprocess.TimeoutExpired:
-    p.kill()
-    rc = p.wait()
-tap(rc == -signal.SIGINT, "a second SIGINT ends the program at once (%d)" % rc)
+time.sleep(0.2)
+tap(p.poll() is None, "one SIGINT delivered twice does not end the program")
+drain(r)
+rc = ended(p)
+tap(rc == 1, "it ends as interrupted once its output drains (exit %d)" % rc)
+
+p, r = blocked_stream()
+tap(wait(lambda: caught(p.pid)), "a second stream catches SIGINT")
+os.kill(p.pid, signal.SIGINT)
+time.sleep(0.7)
+os.kill(p.pid, signal.SIGINT)
+rc = ended(p)
+tap(rc == -signal.SIGINT, "a second SIGINT 0.7 s later ends the program at once (%d)" % rc)
 os.close(r)
 PYEOF
+TAP_N=$((TAP_N + 5))
+
+# ---- timeout -s INT on rr and ttcp: their results are kept ----
+# timeout signals the child and then its process group: one interrupt.
+for k in 1 2 3; do
+	timeout -s INT 1 $BB rr --loopback --time 30 --json "$TMPD/rrint$k.json" >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 124 ] && jq -e '.results[0].status == "interrupted"' "$TMPD/rrint$k.json" >/dev/null 2>&1
+	tap $? "timeout -s INT on rr --loopback ($k): its JSON is kept, interrupted (exit $rc)"
+done

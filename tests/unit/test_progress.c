@@ -67,7 +67,7 @@ static void test_result_interrupted(void **state)
 	bb_series_add(kept, 2.0);
 	bb_series_add(warm, 1.0);                               /* warm-up only */
 	assert_string_equal(bb_result_status(r), "ok");
-	bb_stop_note(SIGINT);
+	bb_stop_take(SIGINT);
 	bb_result_set_interrupted(r, "1 of 10 rounds");
 	assert_string_equal(bb_result_status(r), "interrupted");
 	assert_false(r->ok);

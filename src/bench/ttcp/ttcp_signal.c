@@ -33,8 +33,9 @@ static atomic_int *volatile stop_target;   /* the session a signal stops */
  * see it without waiting for the controller. */
 static void on_signal(int sig)
 {
+	if (bb_stop_take(sig))   /* the quick suite stops after this applet too */
+		bb_stop_die(sig);
 	signalled = sig;
-	bb_stop_note(sig);   /* the quick suite stops after this applet too */
 #if TTCP_HANDLER_STOPS
 	atomic_int *stop = stop_target;
 	int none = 0;
@@ -45,15 +46,8 @@ static void on_signal(int sig)
 
 void ttcp_signals_install(struct ttcp_session *s)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;     /* a second ^C ends the program at once */
-	sigemptyset(&sa.sa_mask);
 	stop_target = &s->stop;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	bb_stop_handle(on_signal);   /* a second ^C ends the program at once */
 	signal(SIGPIPE, SIG_IGN);
 }
 
