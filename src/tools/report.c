@@ -69,6 +69,7 @@ struct report {
 	struct compare_side *sides;  /* --by: the groups */
 	size_t base;                 /* --by: the group that is A */
 	size_t runs_a;               /* A... -- B...: the runs of A come first */
+	size_t unlabelled;           /* --by: runs without the label, left out */
 	size_t charts;
 	int rc;
 };
@@ -463,9 +464,13 @@ static const char html_head[] =
 	"<style>\n"
 	"body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1000px; }\n"
 	"table { border-collapse: collapse; font-size: 13px; }\n"
-	".runs { overflow-x: auto; }\n"
+	"table.per-run { table-layout: fixed; width: 100%; margin-bottom: 10px; }\n"
+	".per-run th:first-child { width: 11em; }\n"
 	".runs tr.differs th, .runs tr.differs td { font-weight: bold; }\n"
 	"td { min-width: 9em; max-width: 22em; overflow-wrap: break-word; }\n"
+	".per-run td { min-width: 0; overflow-wrap: anywhere; }\n"
+	".verdicts td { min-width: 4em; }\n"
+	".headlines th, .headlines td { min-width: 0; overflow-wrap: anywhere; }\n"
 	"th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }\n"
 	"th { background: #f3f3f3; }\n"
 	"figure { margin: 28px 0; }\n"
@@ -638,18 +643,24 @@ static int fact_in_rows(const char *key)
 	return 0;
 }
 
-static void meta_row_out(FILE *f, const struct report *r, const struct meta_row *row, int differs)
+/* The runs [from, to) of the table being written. */
+struct run_span {
+	size_t from, to;
+};
+
+static void meta_row_out(FILE *f, const struct report *r, const struct meta_row *row, int differs,
+			 struct run_span sp)
 {
 	fputs(differs ? "<tr class=\"differs\">" : "<tr>", f);
 	html_text(f, "th", row->label);
-	for (size_t i = 0; i < r->runs.n; i++)
+	for (size_t i = sp.from; i < sp.to; i++)
 		meta_cell(f, &r->runs.r[i], row);
 	fputs("</tr>\n", f);
 }
 
 /* Every other system fact whose value is not the same in every run (those
  * that vary by design aside), each key once, in the order first seen. */
-static void meta_other_facts(FILE *f, const struct report *r)
+static void meta_other_facts(FILE *f, const struct report *r, struct run_span sp)
 {
 	const char *said[256];
 	size_t nsaid = 0;
@@ -666,29 +677,48 @@ static void meta_other_facts(FILE *f, const struct report *r)
 			    !fact_differs(r, key))
 				continue;
 			said[nsaid++] = key;
-			meta_row_out(f, r, &row, 1);
+			meta_row_out(f, r, &row, 1, sp);
 		}
 	}
 }
 
-static void meta_table(FILE *f, const struct report *r)
+/* One table of the runs in sp, a column each. */
+static void meta_table_part(FILE *f, const struct report *r, struct run_span sp)
 {
-	fputs("<h2>Runs</h2>\n<div class=\"runs\"><table>\n<tr><th></th>", f);
-	for (size_t i = 0; i < r->runs.n; i++)
+	fputs("<table class=\"per-run\">\n<tr><th></th>", f);
+	for (size_t i = sp.from; i < sp.to; i++)
 		html_text(f, "th", r->names[i]);
 	fputs("</tr>\n", f);
 	for (size_t k = 0; k < sizeof meta_rows / sizeof meta_rows[0]; k++) {
 		const struct meta_row *row = &meta_rows[k];
 		int differs = row->src == META_SYS && r->runs.n > 1 && fact_differs(r, row->key) &&
 			      bb_diff_system_key(row->key);
-		meta_row_out(f, r, row, differs);
+		meta_row_out(f, r, row, differs, sp);
 	}
 	for (size_t k = 0; k < sizeof fact_rows / sizeof fact_rows[0]; k++)
 		if (fact_recorded(r, fact_rows[k].key))
-			meta_row_out(f, r, &fact_rows[k], fact_differs(r, fact_rows[k].key));
+			meta_row_out(f, r, &fact_rows[k], fact_differs(r, fact_rows[k].key), sp);
 	if (r->runs.n > 1)
-		meta_other_facts(f, r);
-	fputs("</table></div>\n", f);
+		meta_other_facts(f, r, sp);
+	fputs("</table>\n", f);
+}
+
+/* Runs a table holds at most, so that it fits the page's width. */
+#define RUNS_PER_TABLE 5
+
+static void meta_table(FILE *f, const struct report *r)
+{
+	fputs("<h2>Runs</h2>\n<div class=\"runs\">\n", f);
+	for (size_t from = 0; from < r->runs.n; from += RUNS_PER_TABLE) {
+		struct run_span sp = { from, from + RUNS_PER_TABLE };
+		if (sp.to > r->runs.n)
+			sp.to = r->runs.n;
+		meta_table_part(f, r, sp);
+	}
+	fputs("</div>\n", f);
+	if (r->runs.n > RUNS_PER_TABLE)
+		fprintf(f, "<p class=\"note\">%d runs a table, in the order above.</p>\n",
+			RUNS_PER_TABLE);
 	if (r->runs.n > 1)
 		fputs("<p class=\"note\">Rows in bold differ among the runs (values that vary by "
 		      "design, such as free memory or a temperature, are not shown as such).</p>\n",
@@ -719,13 +749,17 @@ static void figure(FILE *f, struct report *r, const struct cbuild *c, const stru
 	fputs(c->legend ? "<figure class=\"panel\" id=\"chart-" : "<figure id=\"chart-", f);
 	bb_xml_text(f, id);
 	fputs("\">\n", f);
-	bb_svg_chart(f, ch, 0);
+	size_t cut = bb_svg_chart(f, ch, 0);
 	fprintf(f, "<figcaption>chart <code>");
 	bb_xml_text(f, id);
 	fprintf(f, "</code>: %zu series; %s", c->ns,
 		c->lines ? "each point is the median of a series' kept samples" :
 			   "bars are medians of the kept samples, whiskers run from the lowest to "
 			   "the highest sample");
+	if (cut)
+		fprintf(f, "; %zu whisker end%s far beyond the bars %s cut at the axis "
+			   "(\xe2\x96\xb2), so that the bars stay readable", cut, cut == 1 ? "" : "s",
+			cut == 1 ? "is" : "are");
 	if (strstr(ch->ylabel, "Mbit/s"))
 		fputs(". ttcp's classic text lines count a Mbit as 2^20 bits; this chart, like the "
 		      "JSON, counts 10^6.", f);
@@ -980,9 +1014,16 @@ static void html(FILE *f, struct report *r)
 	html_text(f, "title", r->o->title);
 	fputs("\n</head>\n<body>\n", f);
 	html_text(f, "h1", r->o->title);
+	size_t shown = r->runs.n - r->unlabelled;
+
 	fprintf(f, "\n<p>%zu run%s, written by boardbench %s (git %s). Values are per sample, "
 		   "in the units on each axis; warm-up samples are left out.",
-		r->runs.n, r->runs.n == 1 ? "" : "s", BB_VERSION, BB_GIT_REV);
+		shown, shown == 1 ? "" : "s", BB_VERSION, BB_GIT_REV);
+	if (r->unlabelled) {
+		fprintf(f, " %zu more without the label <code>", r->unlabelled);
+		bb_xml_text(f, r->o->by);
+		fputs("</code> left out.", f);
+	}
 	if (r->sides)
 		fprintf(f, " Split %s%s%s: each chart has a series per group, its points the "
 			   "medians of the samples of every run in it.", r->o->by ? "by the label <code>" :
@@ -1124,6 +1165,7 @@ static void split_groups(struct report *r)
 	size_t unlabelled;
 
 	r->sides = compare_split_by(&r->runs, r->o->by, &r->ngroups, &unlabelled);
+	r->unlabelled = unlabelled;
 	if (r->o->base) {
 		for (r->base = 0; r->base < r->ngroups && strcmp(r->sides[r->base].value, r->o->base);
 		     r->base++)

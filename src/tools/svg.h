@@ -40,8 +40,12 @@ struct bb_chart {
 };
 
 /* Writes the chart as one <svg> element; standalone adds the XML prolog
- * and namespace a separate .svg file needs. */
-void bb_svg_chart(FILE *f, const struct bb_chart *c, int standalone);
+ * and namespace a separate .svg file needs.  The y axis is fitted to the
+ * bars or points; a whisker reaching far beyond them (more than 3x the
+ * tallest bar on a linear axis, a decade on a log one) is cut at the
+ * plot's edge and ends in an arrowhead, and the chart says so.  Returns
+ * how many whisker ends were cut. */
+size_t bb_svg_chart(FILE *f, const struct bb_chart *c, int standalone);
 
 /* The colour of palette index i, as "#rrggbb". */
 const char *bb_svg_colour(int i);

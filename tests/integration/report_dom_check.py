@@ -7,11 +7,17 @@
 #       Policy removed and a small script added that measures, after
 #       layout, the box of every SVG <text> (getBoundingClientRect) and the
 #       colour of every series of every chart, and writes what it found as
-#       JSON into <pre id="bbcheck"> (the report itself has no script).
+#       JSON into <pre id="bbcheck"> (the report itself has no script);
+#       also whether every table fits the page's width, whether the tallest
+#       bar of each bar chart fills at least a fifth of its plot (a far
+#       whisker is cut, not allowed to flatten the bars), and whether in a
+#       line chart of two or three series each is drawn wider than the ones
+#       after it (A stays visible under B).
 #   report_dom_check.py check DOM.html
 #       reads Chromium's --dump-dom of that copy; prints one line per
 #       finding and "texts N series N charts N"; exit 1 when two text boxes
-#       intersect or two series of one chart share a colour (and dash).
+#       intersect, two series of one chart share a colour (and dash), a
+#       table is wider than the page, a bar chart is flat or a line hidden.
 import html
 import json
 import re
@@ -20,7 +26,15 @@ import sys
 SCRIPT = r"""
 <script>
 (function () {
-  var out = { texts: 0, series: 0, charts: 0, overlaps: [], colours: [] };
+  var out = { texts: 0, series: 0, charts: 0, overlaps: [], colours: [], wide: [],
+              flat: [], hidden: [] };
+  var right = document.body.getBoundingClientRect().right;
+  document.querySelectorAll('table').forEach(function (t, i) {
+    var r = t.getBoundingClientRect();
+    if (r.right > right + 1)
+      out.wide.push('table ' + i + ' ends at ' + Math.round(r.right) + ', the page at ' +
+                    Math.round(right));
+  });
   var svgs = document.querySelectorAll('svg');
   var boxes = [];
   function name(svg) {
@@ -45,6 +59,22 @@ SCRIPT = r"""
                          s.getAttribute('data-series') + '" share ' + col);
       seen[col] = s.getAttribute('data-series');
     });
+    var frame = svg.querySelector('rect[stroke="#444"]');
+    var plot = frame ? parseFloat(frame.getAttribute('height')) : 0;
+    var tallest = 0, bars = 0;
+    svg.querySelectorAll('g.series rect').forEach(function (b) {
+      bars++;
+      tallest = Math.max(tallest, parseFloat(b.getAttribute('height')));
+    });
+    if (bars && plot > 0 && tallest < 0.2 * plot)
+      out.flat.push(name(svg) + ': tallest bar ' + tallest.toFixed(1) + ' of ' + plot);
+    var lines = svg.querySelectorAll('polyline.series');
+    if (lines.length >= 2 && lines.length <= 3)
+      for (var k = 0; k + 1 < lines.length; k++)
+        if (!(parseFloat(lines[k].getAttribute('stroke-width')) >
+              parseFloat(lines[k + 1].getAttribute('stroke-width'))))
+          out.hidden.push(name(svg) + ': "' + lines[k].getAttribute('data-series') +
+                          '" is no wider than the series drawn over it');
   });
   out.texts = boxes.length;
   var e = 0.5;   /* boxes that only touch do not count */
@@ -83,10 +113,14 @@ def check(dom):
         print("overlap: " + o)
     for c in out["colours"][:20]:
         print("colour: " + c)
-    print("texts %d series %d charts %d overlaps %d shared-colours %d" % (
+    for k in ("wide", "flat", "hidden"):
+        for c in out[k][:20]:
+            print(k + ": " + c)
+    print("texts %d series %d charts %d overlaps %d shared-colours %d wide %d flat %d hidden %d" % (
         out["texts"], out["series"], out["charts"], len(out["overlaps"]),
-        len(out["colours"])))
-    return 1 if out["overlaps"] or out["colours"] or not out["texts"] else 0
+        len(out["colours"]), len(out["wide"]), len(out["flat"]), len(out["hidden"])))
+    bad = out["overlaps"] or out["colours"] or out["wide"] or out["flat"] or out["hidden"]
+    return 1 if bad or not out["texts"] else 0
 
 
 if __name__ == "__main__":

@@ -179,3 +179,43 @@ expect_exit 1 "report into a missing directory exits 1" -- \
 	$BB report "$R/pmu1.json" -o "$TMPD/no/such/dir/r.html"
 [ -z "$(find "$TMPD" -name '*.tmp.*')" ]
 tap $? "no temporary files left behind"
+
+# ---- a far whisker does not flatten the bars ----
+# One Triad sample 500x as fast as the rest (the bandwidth of a sample that
+# the clock cut short; one stalled transaction among 12 us ones does the
+# same to rr's chart): the bars keep at least a fifth of the plot,
+# the whisker is cut at the axis with an arrowhead, and chart and caption
+# say so.  Without the stall, nothing is cut.
+W=$TMPD/whisker
+mkdir -p "$W"
+mkrun "$W/plain.json"
+jq '(.results[0].series[] | select(.name == "Triad") | .samples[5]) /= 500' "$W/plain.json" \
+	>"$W/stall.json"
+expect_exit 0 "report of a run with one stalled sample exits 0" -- \
+	$BB report "$W/stall.json" -o "$W/stall.html" --svg "$W/svg"
+"$PY" - "$W/svg/stream.svg" <<'PYEOF'
+import re, sys
+svg = open(sys.argv[1], encoding="utf-8").read()
+frame = float(re.search(r'<rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" height="([0-9.]+)" '
+                        r'fill="none" stroke="#444"/>', svg).group(1))
+bars = [float(h) for h in re.findall(r'<rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+" '
+                                      r'height="([0-9.]+)"/>', svg)]
+sys.exit(0 if bars and max(bars) >= 0.2 * frame else 1)
+PYEOF
+tap $? "  ... its tallest bar fills at least a fifth of the plot"
+grep -q 'class="cut"' "$W/svg/stream.svg" && grep -q 'whisker cut at the axis' "$W/svg/stream.svg"
+tap $? "  ... the whisker is cut with an arrowhead, and the chart says so"
+grep -q 'whisker end far beyond the bars is cut at the axis' "$W/stall.html"
+tap $? "  ... and so does the caption"
+$BB report "$W/plain.json" -o "$W/plain.html" >/dev/null 2>&1
+! grep -q 'cut at the axis' "$W/plain.html"
+tap $? "  ... a run without the stall has nothing cut"
+
+# ---- the header counts the runs compared ----
+mkrun "$W/a.json" label=side=A
+mkrun "$W/b.json" label=side=B scale=1.01
+mkrun "$W/none.json" label=other=x
+$BB report --by side "$W/a.json" "$W/b.json" "$W/none.json" -o "$W/by.html" >/dev/null 2>&1
+grep -q '<p>2 runs, written by boardbench .* 1 more without the label <code>side</code> left out.' \
+	"$W/by.html"
+tap $? "report --by: the header counts the 2 runs compared and the one left out"

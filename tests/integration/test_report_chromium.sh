@@ -38,7 +38,7 @@ layout() {
 	"$PY" $HERE/report_dom_check.py check "$TMPD/$1.dom" >"$TMPD/$1.check"
 	rc=$?
 	sed 's/^/# /' "$TMPD/$1.check" | tail -12
-	tap $rc "$2: no two text boxes intersect, no two series of a chart share a colour"
+	tap $rc "$2: no two text boxes intersect, no two series of a chart share a colour, every table fits, no bar chart flat, no line hidden"
 }
 
 # same_colour NAME: each series name has one colour in every chart
