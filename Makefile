@@ -348,7 +348,7 @@ UNIT_BIN := $(filter-out $(BUILD)/tests/test_changepoint,$(UNIT_BIN))
 endif
 
 .PHONY: all clean check unit integration install install-bin install-man install-completion \
-	install-links install-strip uninstall dist run fuzz fuzz-ctl sim history-sim FORCE
+	install-links install-strip uninstall dist run golden fuzz fuzz-ctl sim history-sim FORCE
 
 all: $(BIN)
 
@@ -439,6 +439,13 @@ build-fuzz/fuzz_ctlproto: $(FUZZ_CTL_SRC) src/net/ctlproto.h src/core/sha256.h
 
 run: $(BIN)
 	./$(BIN) run
+
+# tests/golden/: what a user sees (--list, --help, compare and report on known
+# files), recorded again after a change that means to change it
+# (tests/integration/test_golden.sh compares it; docs/DESIGN.md).
+golden: $(BIN)
+	rm -rf tests/golden
+	BB=$(BIN) sh scripts/golden.sh -q tests/golden
 
 # compare's statistics over synthetic whole suites (docs/BENCHMARKS.md):
 #   make sim SIM_ARGS="-n 1000 -c 0.02"
