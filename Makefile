@@ -88,6 +88,9 @@ CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 KERNEL_OPT ?= -O3
@@ -247,7 +250,8 @@ CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
 NET_SRC := $(wildcard src/net/*.c)
 FACTS_SRC := $(wildcard src/facts/*.c)
-BENCH_SRC := $(wildcard src/bench/*.c src/bench/*/*.c)
+HOST_APPLETS := compare report history
+BENCH_SRC := $(filter-out $(patsubst %,src/applets/%/%,$(HOST_APPLETS)),$(wildcard src/applets/*/*.c))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC) $(NET_SRC) $(FACTS_SRC)) $(HELP_OBJ)
 APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
 
@@ -262,7 +266,7 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 
-# compare and report (src/tools/) read results back with cJSON: built when
+# compare and report (src/applets/compare, report; src/analysis) read results back with cJSON: built when
 # this compiler can link libcjson, left out loudly when it cannot (static and
 # cross builds usually cannot); the binary then says so when they are run.
 # CJSON=0 leaves them out, CJSON=1 insists.
@@ -276,7 +280,8 @@ HAVE_CJSON := $(shell printf '$(HASH)include <cjson/cJSON.h>\nint main(void) { r
 	echo 1 || echo 0)
 endif
 ifeq ($(HAVE_CJSON),1)
-TOOLS_SRC := $(filter-out src/tools/absent.c,$(wildcard src/tools/*.c))
+TOOLS_SRC := $(filter-out src/applets/compare/absent.c,$(wildcard src/applets/compare/*.c \
+	src/applets/report/*.c src/analysis/*.c))
 TOOLS_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
 LDLIBS += $(CJSON_LIBS)
 else
@@ -284,12 +289,13 @@ ifeq ($(CJSON),1)
 $(error CJSON=1, but $(CC) cannot link libcjson: install libcjson-dev (pkg-config libcjson))
 endif
 $(info boardbench: no cJSON (libcjson) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the compare and report applets)
-TOOLS_SRC := src/tools/absent.c src/tools/toolopts.c
+TOOLS_SRC := src/applets/compare/absent.c src/applets/compare/toolopts.c
 TOOLS_TEST_OBJ :=
 UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metrics differ),$(UNIT_BIN))
 endif
 APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
-$(BUILD)/src/tools/%.o: XCFLAGS = $(CJSON_CFLAGS)
+$(BUILD)/src/analysis/%.o $(BUILD)/src/applets/compare/%.o $(BUILD)/src/applets/report/%.o: \
+	XCFLAGS = $(CJSON_CFLAGS)
 
 # history (src/applets/history/, with src/analysis/) keeps a lab's results
 # in an SQLite file (libsqlite3) or, given a postgresql:// URL, on a
@@ -321,7 +327,7 @@ $(error PQ=1, but $(CC) cannot link libpq: install libpq-dev (pkg-config libpq))
 endif
 ifeq ($(HAVE_CJSON)$(HAVE_SQLITE),11)
 HIST_SRC := $(filter-out $(HIST_DIR)/absent.c $(HIST_DIR)/db_pg.c $(HIST_DIR)/db_nopg.c,\
-	$(wildcard $(HIST_DIR)/*.c)) $(wildcard src/analysis/*.c)
+	$(wildcard $(HIST_DIR)/*.c))
 LDLIBS += $(SQLITE_LIBS)
 ifeq ($(HAVE_PQ),1)
 HIST_SRC += $(HIST_DIR)/db_pg.c
@@ -340,7 +346,6 @@ endif
 APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(HIST_SRC))
 $(BUILD)/$(HIST_DIR)/%.o: XCFLAGS = $(CJSON_CFLAGS) $(SQLITE_CFLAGS)
 $(BUILD)/$(HIST_DIR)/db_pg.o: XCFLAGS = $(PQ_CFLAGS)
-$(BUILD)/src/analysis/%.o: XCFLAGS = $(CJSON_CFLAGS)
 endif
 UNIT_BIN := $(if $(HIST_TEST_OBJ),$(UNIT_BIN),$(filter-out $(BUILD)/tests/test_history%,$(UNIT_BIN)))
 ifneq ($(HAVE_CJSON),1)
@@ -400,10 +405,17 @@ $(MUSL_SPECS):
 	scripts/musl-sysroot.sh $(TARGET) $(MUSL)
 endif
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $(TOOLS_TEST_OBJ) $(HIST_TEST_OBJ)
+# Unit tests link what they use from one archive of every object but main.o,
+# any applet's included (tests/unit/applets/NAME/ for an applet's own).
+LIBBB := $(BUILD)/libboardbench.a
+$(LIBBB): $(filter-out $(BUILD)/src/main.o,$(APP_OBJ)) $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBBB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) $(CJSON_CFLAGS) \
-		-Wno-missing-prototypes $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $^ \
+		-Wno-missing-prototypes $(BB_LDFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $< $(LIBBB) \
 		$(CMOCKA_LIBS) $(CJSON_LIBS) $(LDLIBS)
 
 check: $(BIN) $(UNIT_BIN)
@@ -419,10 +431,10 @@ integration: $(BIN)
 # how long it has run):  make fuzz && build-fuzz/fuzz_reader -max_len=65536 \
 #   -max_total_time=600 -dict=tests/fuzz/results.dict build-fuzz/corpus tests/fuzz/corpus
 FUZZ_CC ?= clang
-FUZZ_SRC := tests/fuzz/fuzz_reader.c src/tools/reader.c src/tools/jsonscan.c \
-	src/tools/metrics.c src/tools/abstats.c src/core/error.c src/core/stats.c
+FUZZ_SRC := tests/fuzz/fuzz_reader.c src/analysis/reader.c src/analysis/jsonscan.c \
+	src/analysis/metrics.c src/analysis/abstats.c src/core/error.c src/core/stats.c
 fuzz: build-fuzz/fuzz_reader
-build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/tools/*.h)
+build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/analysis/*.h)
 	@mkdir -p build-fuzz/corpus
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc $(CJSON_CFLAGS) -o $@ $(FUZZ_SRC) $(CJSON_LIBS) -lm
@@ -449,7 +461,7 @@ golden: $(BIN)
 
 # compare's statistics over synthetic whole suites (docs/BENCHMARKS.md):
 #   make sim SIM_ARGS="-n 1000 -c 0.02"
-SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,tools/abstats tools/multi tools/power core/error core/stats)
+SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/abstats analysis/multi analysis/power core/error core/stats)
 sim: $(BUILD)/bench/compare_sim
 	$(BUILD)/bench/compare_sim $(SIM_ARGS)
 $(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
@@ -458,7 +470,7 @@ $(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
 
 # The history's change points over synthetic labs (docs/BENCHMARKS.md):
 #   make history-sim HIST_SIM_ARGS="-b 0.053 -w 0.025 -n 60 -L 50"
-HIST_SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/changepoint tools/abstats tools/power \
+HIST_SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/changepoint analysis/abstats analysis/power \
 	core/error core/stats)
 history-sim: $(BUILD)/bench/history_sim
 	$(BUILD)/bench/history_sim $(HIST_SIM_ARGS)

@@ -11,9 +11,9 @@
 #ifndef BB_BENCH_SIM_SUITE_H
 #define BB_BENCH_SIM_SUITE_H
 
-#include "tools/abstats.h"
-#include "tools/multi.h"
-#include "tools/power.h"
+#include "analysis/abstats.h"
+#include "analysis/multi.h"
+#include "analysis/power.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -86,7 +86,7 @@ def load(filesdir, name):
 
 
 def median_triad(run):
-    """stream-triad as src/core/lava.c computes it: the median of the kept
+    """stream-triad as src/applets/run/lava.c computes it: the median of the kept
     Triad rates of the plain C variant, MB = 10^6 bytes."""
     for r in run.get("results", []):
         if r.get("applet") != "stream":

@@ -2,7 +2,7 @@
  * top of the differ that `compare` uses for "A and B differ in". */
 #include "analysis/causes.h"
 #include "core/error.h"
-#include "tools/differ.h"
+#include "analysis/differ.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "tools/toolio.h"
+#include "analysis/toolio.h"
 
 struct bb_cause {
 	char *field;           /* "compiler flags of the measured kernels" */

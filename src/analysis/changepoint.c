@@ -3,7 +3,7 @@
  * confirmation on samples (see changepoint.h and docs/history.md). */
 #include "analysis/changepoint.h"
 #include "core/error.h"
-#include "tools/power.h"
+#include "analysis/power.h"
 
 #include <math.h>
 #include <stdlib.h>

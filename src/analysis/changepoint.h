@@ -32,7 +32,7 @@
 
 #include <stddef.h>
 
-#include "tools/abstats.h"
+#include "analysis/abstats.h"
 
 #define BB_CP_MIN_SEG 5        /* default units a side of a split */
 #define BB_CP_Q 0.05           /* default false-discovery level over the lab */

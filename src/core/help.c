@@ -4,7 +4,7 @@
  * checked, and the one text written. */
 #include "core/help.h"
 #include "core/error.h"
-#include "facts/inflate.h"
+#include "core/inflate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * src/help/NAME.txt (edit it there: it is printed byte for byte); the
  * build deflates the texts of the applets it keeps into one gzip stream
  * ($(BUILD)/help_data.c, made by scripts/help-data.sh), and bb_help_print
- * inflates that stream (facts/inflate.c, already in the binary for
+ * inflates that stream (core/inflate.c, already in the binary for
  * /proc/config.gz) when a text is asked for. */
 #ifndef BB_HELP_H
 #define BB_HELP_H

@@ -2,7 +2,7 @@
  * here so that the small static binary does without the C library's
  * table-driven versions (about 12 KB with musl), which boardbench needs
  * only for log-spaced sizes (lat, mem sweep) and the ratios of the
- * plateau finder.  The host-side tools (src/tools/) keep libm.
+ * plateau finder.  The host-side analysis (src/analysis/) keeps libm.
  *
  * Each result is within 2 ulp of the exact value (the unit test compares
  * them with libm's over the whole range), and exact where that is easy

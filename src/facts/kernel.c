@@ -10,7 +10,7 @@
  * recorded.  A typical config.gz (30 KB, 200 KB of text) takes about a
  * millisecond. */
 #include "facts/facts.h"
-#include "facts/inflate.h"
+#include "core/inflate.h"
 #include "facts/root.h"
 
 #include <errno.h>

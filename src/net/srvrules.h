@@ -1,4 +1,4 @@
-/* srvrules.h - the pure decisions of the ttcp server (src/bench/ttcp/ttcp_server*.c),
+/* srvrules.h - the pure decisions of the ttcp server (src/applets/ttcp/ttcp_server*.c),
  * kept apart so unit tests drive them with made-up clocks:
  *   - the minimum rate: a data connection must move at least min_Bps x
  *     window_s bytes in every window of window_s seconds, or it is dropped

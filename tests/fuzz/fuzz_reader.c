@@ -1,13 +1,13 @@
-/* fuzz_reader.c - libFuzzer harness for the results reader (src/tools/
+/* fuzz_reader.c - libFuzzer harness for the results reader (src/analysis/
  * reader.c): any bytes as a results file.  It must never crash, hang, leak
  * or touch memory it does not own, and a rejected file must give one line
  * that names the file.  An accepted file also goes through the metric
  * table and the A/B statistics, as `compare` would take it.
  *   make fuzz && build-fuzz/fuzz_reader -max_len=65536 -max_total_time=600 \
  *       -dict=tests/fuzz/results.dict build-fuzz/corpus tests/fuzz/corpus */
-#include "tools/abstats.h"
-#include "tools/metrics.h"
-#include "tools/reader.h"
+#include "analysis/abstats.h"
+#include "analysis/metrics.h"
+#include "analysis/reader.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@ expect_exit 0 "mem tot --variant libc,words exits 0" -- $BB mem tot --variant li
 cp "$TMPD/out" "$TMPD/tot"
 expect_grep "^  *libc  *words  improvement$" "$TMPD/tot" \
 	"tot prints the classic report's header: one column per variant, then improvement"
-# A row as src/bench/mem_render.c prints it: a count is "%.0f" from 100 up
+# A row as src/applets/mem/mem_render.c prints it: a count is "%.0f" from 100 up
 # (any number of digits: ns on a slow board run to 10^8 and more) and
 # "%.1f" below (86.5 ticks per page on an AVX-512 Xeon, 0.4 on a board
 # whose timer ticks slower than it copies; 99.96 rounds to "100.0"); the

@@ -106,7 +106,7 @@ jq_true "$TMPD/u.json" "[$LAT | .transactions + .lost <= .sent and
 
 # ---- faults ----
 cat >"$TMPD/peer.py" <<'PYEOF'
-# Misbehaving rr peers (the wire format of src/net/rr.h), on a port of the
+# Misbehaving rr peers (the wire format of src/applets/rr/rr_proto.h), on a port of the
 # kernel's choosing (printed: "listening PORT"; each peer its own file,
 # so no earlier peer's line is read), so no other program's port can be
 # taken for theirs:

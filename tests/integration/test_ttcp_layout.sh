@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/integration/test_ttcp_layout.sh - the files of the classic `ttcp`
-# applet (src/bench/ttcp/: ttcp.c, ttcp_quick.c, tx, rx, ctl, model,
+# applet (src/applets/ttcp/: ttcp.c, ttcp_quick.c, tx, rx, ctl, model,
 # render, signal) call one another one way only, as ttcp_applet.h says:
 # no file calls a file that calls it back, directly or round a longer
 # circle.  Read from the built objects next to $BB: file A depends on file
@@ -9,8 +9,8 @@
 . tests/integration/lib.sh
 
 case $BB in
-./boardbench) OBJ=build/src/bench/ttcp ;;
-*) OBJ=$(dirname "$BB")/src/bench/ttcp ;;
+./boardbench) OBJ=build/src/applets/ttcp ;;
+*) OBJ=$(dirname "$BB")/src/applets/ttcp ;;
 esac
 FILES="ttcp ttcp_quick ttcp_tx ttcp_rx ttcp_ctl ttcp_model ttcp_render ttcp_signal"
 if ! command -v nm >/dev/null 2>&1 || ! command -v tsort >/dev/null 2>&1; then

@@ -1,4 +1,4 @@
-/* test_abstats.c - unit tests for src/tools/abstats.c, the statistics of
+/* test_abstats.c - unit tests for src/analysis/abstats.c, the statistics of
  * `compare`: Mann-Whitney U statistics and p-values (exact and normal with
  * ties) against fixtures computed by hand, the Hodges-Lehmann shift and
  * its interval, the verdict rule, and its behaviour over many synthetic
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "core/stats.h"
-#include "tools/abstats.h"
+#include "analysis/abstats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

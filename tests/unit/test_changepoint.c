@@ -21,7 +21,7 @@
 #include "../../bench/sim_suite.h"
 #include "analysis/causes.h"
 #include "analysis/changepoint.h"
-#include "tools/reader.h"
+#include "analysis/reader.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,4 +1,4 @@
-/* test_differ.c - unit tests for "A and B differ in" (src/tools/differ.c):
+/* test_differ.c - unit tests for "A and B differ in" (src/analysis/differ.c):
  * which recorded fields count as differences (sets of values per side, not
  * run by run; never a value that varies by design or an outcome, such as
  * the boot a run comes from or what else used the machine), what
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/differ.h"
-#include "tools/reader.h"
+#include "analysis/differ.h"
+#include "analysis/reader.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -21,7 +21,7 @@
 
 #include "core/sysinfo.h"
 #include "facts/facts.h"
-#include "facts/inflate.h"
+#include "core/inflate.h"
 #include "facts/root.h"
 
 #define BOARDS "tests/fixtures/boards/"

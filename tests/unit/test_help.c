@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/help.h"
-#include "facts/inflate.h"
+#include "core/inflate.h"
 
 static const char *const names[BB_HELP_COUNT] = {
 	"run", "stream", "lat", "csum", "mem", "ttcp", "ttcp_server", "ttcp_client",

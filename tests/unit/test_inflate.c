@@ -1,4 +1,4 @@
-/* test_inflate.c - unit tests for src/facts/inflate.c against data the
+/* test_inflate.c - unit tests for src/core/inflate.c against data the
  * system's gzip makes at test time (text at levels 1, 6 and 9: dynamic
  * Huffman blocks; a few bytes: fixed codes; random bytes: stored blocks;
  * an empty file; a stored file name; two members concatenated), the
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "facts/inflate.h"
+#include "core/inflate.h"
 
 #define MAX_OUT (64u << 20)
 

@@ -1,4 +1,4 @@
-/* test_metrics.c - unit tests for src/tools/metrics.c, the metric key
+/* test_metrics.c - unit tests for src/analysis/metrics.c, the metric key
  * scheme: the key, value per sample, unit and direction of every known
  * applet's series, the generic mapping for applets the table does not
  * know (from unit and work_unit), warm-up samples left out, failed results
@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/abstats.h"
-#include "tools/metrics.h"
+#include "analysis/abstats.h"
+#include "analysis/metrics.h"
 
 struct fixture {
 	struct bb_rrun run;

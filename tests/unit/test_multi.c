@@ -1,6 +1,6 @@
 /* test_multi.c - unit tests for the suite-wide control of false claims
- * (src/tools/multi.c) and the test and power arithmetic behind it
- * (src/tools/power.c): Student's t against tabled values, the gate, the
+ * (src/analysis/multi.c) and the test and power arithmetic behind it
+ * (src/analysis/power.c): Student's t against tabled values, the gate, the
  * Benjamini-Hochberg cutoff, twins and rows outside the control,
  * decisions that do not depend on the order of the rows, and, over
  * synthetic suites of 150 metrics drawn with a fixed seed

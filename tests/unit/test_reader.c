@@ -1,4 +1,4 @@
-/* test_reader.c - unit tests for src/tools/reader.c and jsonscan.c: a
+/* test_reader.c - unit tests for src/analysis/reader.c and jsonscan.c: a
  * results file read back with every field, and each kind of bad input
  * (not JSON, wrong schema or version, wrong types, missing keys, arrays
  * over the limits, null and out-of-range numbers, deep nesting, NUL
@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tools/jsonscan.h"
-#include "tools/reader.h"
+#include "analysis/jsonscan.h"
+#include "analysis/reader.h"
 
 #define HEAD "{\"schema\": \"boardbench-results\", \"schema_version\": 1, "
 #define SERIES(samples) \

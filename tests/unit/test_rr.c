@@ -1,5 +1,5 @@
 /* test_rr.c - unit tests for the request/response figures
- * (src/net/rr_hist.c) and the control messages (src/net/rr.c): the
+ * (src/applets/rr/rr_hist.c) and the control messages (src/applets/rr/rr_proto.c): the
  * histogram's buckets tile the nanoseconds without gaps and within their
  * stated width, nearest-rank percentiles on data whose answers are known
  * by hand, histogram percentiles within 0.4% of the exact ones, the kept
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/rr.h"
-#include "net/rr_hist.h"
+#include "applets/rr/rr_proto.h"
+#include "applets/rr/rr_hist.h"
 
 static struct bb_rr_hist *new_hist(void)
 {

@@ -1,5 +1,5 @@
 /* test_rr_cookie.c - unit tests for what keeps `rr -s -u` from amplifying
- * (src/net/rr_cookie.c, docs/rr.md): a cookie is valid for its source in
+ * (src/applets/rr/rr_cookie.c, docs/rr.md): a cookie is valid for its source in
  * its period and the next, and refused when stale, for another port or
  * address, under another secret, or with any byte changed; the bound on
  * answers to unverified sources (a burst, then the rate); the session's
@@ -15,8 +15,8 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "net/rr.h"
-#include "net/rr_cookie.h"
+#include "applets/rr/rr_proto.h"
+#include "applets/rr/rr_cookie.h"
 
 static struct sockaddr_in v4(const char *addr, unsigned port)
 {

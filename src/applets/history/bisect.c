@@ -15,7 +15,7 @@
 #include "applets/history/verbs.h"
 #include "core/error.h"
 #include "core/json.h"
-#include "tools/toolio.h"
+#include "analysis/toolio.h"
 
 #include <math.h>
 #include <stdio.h>

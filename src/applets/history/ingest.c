@@ -14,9 +14,9 @@
 #include "core/error.h"
 #include "core/parse.h"
 #include "core/sha256.h"
-#include "tools/differ.h"
-#include "tools/metrics.h"
-#include "tools/reader.h"
+#include "analysis/differ.h"
+#include "analysis/metrics.h"
+#include "analysis/reader.h"
 
 #include <dirent.h>
 #include <errno.h>

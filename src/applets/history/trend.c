@@ -10,8 +10,8 @@
 #include "applets/history/verbs.h"
 #include "core/error.h"
 #include "core/json.h"
-#include "tools/svg.h"
-#include "tools/toolio.h"
+#include "analysis/svg.h"
+#include "analysis/toolio.h"
 
 #include <math.h>
 #include <stdio.h>
