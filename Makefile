@@ -208,22 +208,25 @@ endif
 BB_SOURCE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(if $(IN_GIT_TOP),$(shell git log -1 --format=%ct 2>/dev/null)),0)
 RELEASE := $(shell sed -n 's/.*define BB_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
-# APPLETS (empty: every one) keeps only the applets listed, as BusyBox's
-# applet selection does: the others leave the applet table and the linker
-# drops their code (--gc-sections, as the musl build links).  A name of a
-# set stands for its applets: "board" is what a small board needs to run
-# the classic reports' measurements (docs/TARGETS.md, "Size goals"); compare
-# and report run on the PC.
-BB_ALL_APPLETS := run stream lat csum mem ttcp rr selftest facts compare report history
-BB_APPLET_SET_board := stream csum mem ttcp selftest
+# ---- the applets ----
+# The one list, src/applets/applets.def, says which applets there are and
+# which belong to the small board's set.  APPLETS (empty: every one) keeps
+# only those listed, as BusyBox's applet selection does; "board" stands for
+# its set, what a small board needs to run the classic reports'
+# measurements (docs/TARGETS.md, "Size goals").  An applet's sources are the
+# .c files of its folder src/applets/NAME/, but absent.c (what stands in for
+# an applet built without its library) and NAME_host.c (its host-side
+# knowledge, built with the analysis engine, src/analysis); the folder's
+# applet.mk, where there is one, says otherwise (compare, report, history).
+APPLET_LIST := src/applets/applets.def
+BB_ALL_APPLETS := $(shell sed -n 's/^APPLET(\([a-z0-9_]*\), *[a-z]*)$$/\1/p' $(APPLET_LIST))
+BB_APPLET_SET_board := $(shell sed -n 's/^APPLET(\([a-z0-9_]*\), *board)$$/\1/p' $(APPLET_LIST))
 APPLETS ?=
 BB_APPLETS := $(sort $(foreach a,$(APPLETS),$(or $(BB_APPLET_SET_$(a)),$(a))))
 ifneq ($(filter-out $(BB_ALL_APPLETS),$(BB_APPLETS)),)
 $(error APPLETS=$(APPLETS): not applets: $(filter-out $(BB_ALL_APPLETS),$(BB_APPLETS)) (applets: $(BB_ALL_APPLETS); sets: board))
 endif
-ifneq ($(BB_APPLETS),)
-BB_CFLAGS += $(patsubst %,-DBB_NO_APPLET_%,$(filter-out $(BB_APPLETS),$(BB_ALL_APPLETS)))
-endif
+BUILT_APPLETS := $(if $(BB_APPLETS),$(filter $(BB_APPLETS),$(BB_ALL_APPLETS)),$(BB_ALL_APPLETS))
 # RESOLVER=0 leaves the C library's name lookup out (11 KB of a static
 # musl x86-64 binary): hosts are then numeric addresses or names in
 # /etc/hosts, read by boardbench itself; any other name is refused with a
@@ -235,27 +238,24 @@ else ifneq ($(RESOLVER),1)
 $(error RESOLVER=$(RESOLVER): 1 (names are looked up) or 0 (numeric addresses only))
 endif
 # The classic tools' names that install-links makes (those built).
-LINK_APPLETS := $(if $(BB_APPLETS),$(filter $(BB_APPLETS),stream lat csum mem ttcp),stream lat csum mem ttcp)
+LINK_APPLETS := $(filter $(BUILT_APPLETS),stream lat csum mem ttcp)
 
-# The --help texts, src/help/NAME.txt, of the applets built (ttcp has three:
-# its own, its server's and its client's), go into the binary as one gzip
+# The --help texts of the applets built, src/applets/NAME/help.txt (and
+# help_WHAT.txt: ttcp's server and client), go into the binary as one gzip
 # stream: $(BUILD)/help_data.c, made on the build host by
 # scripts/help-data.sh (sh, gzip, od) and remade when a text, the list or
 # the script changes; core/help.c inflates it for --help.
-bb_help_texts_ttcp := ttcp ttcp_server ttcp_client
-HELP_TEXTS := $(foreach a,$(or $(BB_APPLETS),$(BB_ALL_APPLETS)),$(or $(bb_help_texts_$(a)),$(a)))
+HELP_FILES := $(foreach a,$(BUILT_APPLETS),$(wildcard src/applets/$(a)/help.txt src/applets/$(a)/help_*.txt))
 HELP_OBJ := $(BUILD)/help_data.o
 
 CORE_SRC := $(wildcard src/core/*.c)
 KERNEL_SRC := $(wildcard src/kernels/*.c)
 NET_SRC := $(wildcard src/net/*.c)
 FACTS_SRC := $(wildcard src/facts/*.c)
-HOST_APPLETS := compare report history
-BENCH_SRC := $(filter-out $(patsubst %,src/applets/%/%,$(HOST_APPLETS)),$(wildcard src/applets/*/*.c))
 LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(KERNEL_SRC) $(NET_SRC) $(FACTS_SRC)) $(HELP_OBJ)
-APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC) src/main.c)
 
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c) \
+	$(foreach a,$(BUILT_APPLETS),$(wildcard tests/unit/applets/$(a)/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 ifeq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(CC) -dumpmachine)),)
 UNIT_BIN := $(filter-out $(BUILD)/tests/test_x86_cpu,$(UNIT_BIN))
@@ -266,10 +266,13 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
 CJSON_LIBS := $(shell pkg-config --libs libcjson 2>/dev/null || echo -lcjson)
 
-# compare and report (src/applets/compare, report; src/analysis) read results back with cJSON: built when
-# this compiler can link libcjson, left out loudly when it cannot (static and
-# cross builds usually cannot); the binary then says so when they are run.
-# CJSON=0 leaves them out, CJSON=1 insists.
+# The analysis engine (src/analysis: the results reader, metric keys,
+# statistics, change points, SVG) reads results back with cJSON, for the
+# applets that read results files (their applet.mk adds them to
+# ANALYSIS_USERS).  Built when this compiler can link libcjson, left out
+# loudly when it cannot (static and cross builds usually cannot): those
+# applets then say so when they are run.  CJSON=0 leaves it out, CJSON=1
+# insists.
 CJSON ?= auto
 HASH := \#
 ifeq ($(CJSON),0)
@@ -279,78 +282,30 @@ HAVE_CJSON := $(shell printf '$(HASH)include <cjson/cJSON.h>\nint main(void) { r
 	$(CC) $(CJSON_CFLAGS) -x c -o /dev/null - $(BB_LDFLAGS) $(LDFLAGS) $(CJSON_LIBS) >/dev/null 2>&1 && \
 	echo 1 || echo 0)
 endif
-ifeq ($(HAVE_CJSON),1)
-TOOLS_SRC := $(filter-out src/applets/compare/absent.c,$(wildcard src/applets/compare/*.c \
-	src/applets/report/*.c src/analysis/*.c))
-TOOLS_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
-LDLIBS += $(CJSON_LIBS)
-else
-ifeq ($(CJSON),1)
+ifeq ($(CJSON)$(HAVE_CJSON),10)
 $(error CJSON=1, but $(CC) cannot link libcjson: install libcjson-dev (pkg-config libcjson))
 endif
-$(info boardbench: no cJSON (libcjson) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the compare and report applets)
-TOOLS_SRC := src/applets/compare/absent.c src/applets/compare/toolopts.c
-TOOLS_TEST_OBJ :=
-UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metrics differ),$(UNIT_BIN))
-endif
-APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(TOOLS_SRC))
-$(BUILD)/src/analysis/%.o $(BUILD)/src/applets/compare/%.o $(BUILD)/src/applets/report/%.o: \
-	XCFLAGS = $(CJSON_CFLAGS)
-
-# history (src/applets/history/, with src/analysis/) keeps a lab's results
-# in an SQLite file (libsqlite3) or, given a postgresql:// URL, on a
-# PostgreSQL server (libpq), and reads them with the results reader
-# (cJSON).  Each library is looked for with pkg-config only when history
-# is built, and left out loudly when this compiler cannot link it: without
-# SQLite or cJSON the applet says so when run; without libpq it refuses
-# postgresql:// databases in one line.  SQLITE=0 and PQ=0 leave them out,
-# =1 insists.  Board builds (APPLETS=board, static) never link either.
-SQLITE ?= auto
-PQ ?= auto
-HIST_DIR := src/applets/history
-HIST_WANTED := $(if $(BB_APPLETS),$(filter history,$(BB_APPLETS)),history)
 bb_can_link = $(shell printf '$(HASH)include <$(1)>\nint main(void) { return !$(2); }\n' | \
 	$(CC) $(3) -x c -o /dev/null - $(BB_LDFLAGS) $(LDFLAGS) $(4) >/dev/null 2>&1 && echo 1 || echo 0)
-HIST_TEST_OBJ :=
-ifneq ($(HIST_WANTED),)
-SQLITE_CFLAGS := $(shell pkg-config --cflags sqlite3 2>/dev/null)
-SQLITE_LIBS := $(shell pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3)
-PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null)
-PQ_LIBS := $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
-HAVE_SQLITE := $(if $(filter 0,$(SQLITE)),0,$(call bb_can_link,sqlite3.h,sqlite3_libversion(),$(SQLITE_CFLAGS),$(SQLITE_LIBS)))
-HAVE_PQ := $(if $(filter 0,$(PQ)),0,$(call bb_can_link,libpq-fe.h,PQlibVersion(),$(PQ_CFLAGS),$(PQ_LIBS)))
-ifeq ($(SQLITE)$(HAVE_SQLITE),10)
-$(error SQLITE=1, but $(CC) cannot link libsqlite3: install libsqlite3-dev (pkg-config sqlite3))
-endif
-ifeq ($(PQ)$(HAVE_PQ),10)
-$(error PQ=1, but $(CC) cannot link libpq: install libpq-dev (pkg-config libpq))
-endif
-ifeq ($(HAVE_CJSON)$(HAVE_SQLITE),11)
-HIST_SRC := $(filter-out $(HIST_DIR)/absent.c $(HIST_DIR)/db_pg.c $(HIST_DIR)/db_nopg.c,\
-	$(wildcard $(HIST_DIR)/*.c))
-LDLIBS += $(SQLITE_LIBS)
-ifeq ($(HAVE_PQ),1)
-HIST_SRC += $(HIST_DIR)/db_pg.c
-LDLIBS += $(PQ_LIBS)
+ANALYSIS_USERS :=
+include $(wildcard src/applets/*/applet.mk)
+ANALYSIS := $(if $(filter $(ANALYSIS_USERS),$(BUILT_APPLETS)),$(HAVE_CJSON),0)
+ifeq ($(ANALYSIS),1)
+ANALYSIS_SRC := $(wildcard src/analysis/*.c)
+HOST_SRC := $(foreach a,$(BUILT_APPLETS),$(wildcard src/applets/$(a)/$(a)_host.c))
+LDLIBS += $(CJSON_LIBS)
 else
-$(info boardbench: no libpq for $(CC): building history WITHOUT PostgreSQL (an SQLite file only))
-HIST_SRC += $(HIST_DIR)/db_nopg.c
+ifneq ($(filter $(ANALYSIS_USERS),$(BUILT_APPLETS)),)
+$(info boardbench: no cJSON (libcjson) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the applets: $(filter $(ANALYSIS_USERS),$(BUILT_APPLETS)))
 endif
-HIST_TEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(HIST_DIR)/history.c,$(HIST_SRC)))
-else
-HIST_LACKS := $(if $(filter 0,$(HAVE_SQLITE)),SQLite (libsqlite3-dev))$(if $(filter 00,$(HAVE_SQLITE)$(HAVE_CJSON)), and )$(if $(filter 0,$(HAVE_CJSON)),cJSON (libcjson-dev))
-$(info boardbench: no $(HIST_LACKS) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the history applet)
-HIST_SRC := $(HIST_DIR)/absent.c $(HIST_DIR)/histopts.c
-$(BUILD)/$(HIST_DIR)/absent.o: XCFLAGS = -DBB_HIST_LACKS='"$(HIST_LACKS)"'
+UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metrics differ changepoint),$(UNIT_BIN))
 endif
-APP_OBJ += $(patsubst %.c,$(BUILD)/%.o,$(HIST_SRC))
-$(BUILD)/$(HIST_DIR)/%.o: XCFLAGS = $(CJSON_CFLAGS) $(SQLITE_CFLAGS)
-$(BUILD)/$(HIST_DIR)/db_pg.o: XCFLAGS = $(PQ_CFLAGS)
-endif
-UNIT_BIN := $(if $(HIST_TEST_OBJ),$(UNIT_BIN),$(filter-out $(BUILD)/tests/test_history%,$(UNIT_BIN)))
-ifneq ($(HAVE_CJSON),1)
-UNIT_BIN := $(filter-out $(BUILD)/tests/test_changepoint,$(UNIT_BIN))
-endif
+$(BUILD)/src/analysis/%.o: XCFLAGS = $(CJSON_CFLAGS)
+
+applet_sources = $(or $($(1)_SRC),$(filter-out %/absent.c %_host.c,$(wildcard src/applets/$(1)/*.c)))
+APPLET_SRC := $(sort $(foreach a,$(BUILT_APPLETS),$(call applet_sources,$(a))))
+APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(APPLET_SRC) $(HOST_SRC) $(ANALYSIS_SRC) \
+	src/applets/list.c src/main.c)
 
 .PHONY: all clean check unit integration install install-bin install-man install-completion \
 	install-links install-strip uninstall dist run golden fuzz fuzz-ctl sim history-sim FORCE
@@ -366,9 +321,9 @@ $(BUILD)/%.o: %.c $(BUILD)/buildinfo.h
 
 # Remade on every build (the list of texts follows APPLETS), replaced only
 # when it changes.
-$(BUILD)/help_data.c: scripts/help-data.sh $(patsubst %,src/help/%.txt,$(HELP_TEXTS)) FORCE
+$(BUILD)/help_data.c: scripts/help-data.sh $(HELP_FILES) FORCE
 	@mkdir -p $(BUILD)
-	@sh scripts/help-data.sh $@ src/help $(HELP_TEXTS)
+	@sh scripts/help-data.sh $@ $(HELP_FILES)
 
 $(HELP_OBJ): $(BUILD)/help_data.c
 	$(CC) $(BB_CFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -380,6 +335,18 @@ $(BUILD)/src/kernels/%.o: HARDEN_CFLAGS = $(HARDEN_KERNEL_CFLAGS)
 # take CFLAGS' optimisation as the rest of the program does (-Os in the
 # small musl build), not KERNEL_OPT.
 $(BUILD)/src/kernels/%_check.o $(BUILD)/src/kernels/%_table.o: XCFLAGS =
+
+# Which applets this build has, and which of them bring host-side knowledge
+# (NAME_host.c), for the applet tables (src/applets/list.c);
+# regenerated on every build, replaced only when it changes.
+$(BUILD)/applets_built.h: FORCE
+	@mkdir -p $(BUILD)
+	@{ $(foreach a,$(BB_ALL_APPLETS),echo '#define BB_BUILT_$(a) $(if $(filter $(a),$(BUILT_APPLETS)),1,0)';) \
+	   $(foreach a,$(BB_ALL_APPLETS),echo '#define BB_HOST_$(a) $(if $(filter src/applets/$(a)/$(a)_host.c,$(HOST_SRC)),1,0)';) \
+	   echo '#define BB_ANALYSIS $(ANALYSIS)'; } >$@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@
+	@rm -f $@.tmp
+$(BUILD)/src/applets/list.o: $(BUILD)/applets_built.h
 
 # Regenerated on every build, replaced only when it changes.
 define buildinfo
@@ -432,12 +399,20 @@ integration: $(BIN)
 #   -max_total_time=600 -dict=tests/fuzz/results.dict build-fuzz/corpus tests/fuzz/corpus
 FUZZ_CC ?= clang
 FUZZ_SRC := tests/fuzz/fuzz_reader.c src/analysis/reader.c src/analysis/jsonscan.c \
-	src/analysis/metrics.c src/analysis/abstats.c src/core/error.c src/core/stats.c
+	src/analysis/metrics.c src/analysis/abstats.c src/core/error.c src/core/stats.c \
+	src/applets/list.c $(wildcard src/applets/*/*_host.c)
 fuzz: build-fuzz/fuzz_reader
-build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/analysis/*.h)
+# The harness has every applet's host-side knowledge and no applet.
+build-fuzz/applets_built.h: $(APPLET_LIST)
+	@mkdir -p build-fuzz
+	@{ $(foreach a,$(BB_ALL_APPLETS),echo '#define BB_BUILT_$(a) 0'; \
+	   echo '#define BB_HOST_$(a) $(if $(wildcard src/applets/$(a)/$(a)_host.c),1,0)';) \
+	   echo '#define BB_ANALYSIS 1'; } >$@
+build-fuzz/fuzz_reader: $(FUZZ_SRC) $(wildcard src/analysis/*.h) build-fuzz/applets_built.h
 	@mkdir -p build-fuzz/corpus
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Isrc $(CJSON_CFLAGS) -o $@ $(FUZZ_SRC) $(CJSON_LIBS) -lm
+		-fno-sanitize-recover=all -Isrc -Ibuild-fuzz $(CJSON_CFLAGS) -o $@ $(FUZZ_SRC) \
+		$(CJSON_LIBS) -lm
 
 # The ttcp control protocol's parser (docs/protocol.md says how long it ran):
 #   make fuzz-ctl && build-fuzz/fuzz_ctlproto -max_total_time=600 \

@@ -124,7 +124,7 @@ static void sim_test(const struct sim_cfg *c, const double *a, const double *b, 
 }
 
 /* One comparison of a whole synthetic suite. */
-static void sim_suite(const struct sim_cfg *c, struct sim_out *out)
+static inline void sim_suite(const struct sim_cfg *c, struct sim_out *out)
 {
 	size_t total = 0, k = 0, boots = c->boots ? c->boots : 1, runs = c->runs * boots;
 	double sd = log1p(c->cv), bsd = log1p(c->boot_cv);

@@ -1,81 +1,21 @@
-/* main.c - boardbench's entry point: the applet table and dispatch by the
- * first argument or by argv[0] (a `stream` symlink acts as `boardbench
- * stream`), as BusyBox does; plus --help, --list and --version. */
-#include "applets.h"
+/* main.c - boardbench's entry point: dispatch over the applet table
+ * (src/applets/list.c, from the one list applets.def) by the first
+ * argument or by argv[0] (a `stream` symlink acts as `boardbench stream`),
+ * as BusyBox does; plus --help, --list and --version. */
+#include "core/applet.h"
 #include "core/error.h"
 #include "core/hardening.h"
 #include "core/outfile.h"
 #include "core/version.h"
+#include "facts/install.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* A build may leave applets out (make APPLETS=...: BB_NO_APPLET_name);
- * the linker then drops their code (--gc-sections). */
-const struct bb_applet bb_applets[] = {
-#ifndef BB_NO_APPLET_run
-	{ "run", "run every applet's quick profile; write results/<host>-<labels>-<UTC>.json",
-	  run_main, NULL },
-#endif
-#ifndef BB_NO_APPLET_stream
-	{ "stream", "STREAM memory bandwidth: Copy, Scale, Add, Triad (MB = 10^6 bytes)",
-	  stream_main, stream_quick },
-#endif
-#ifndef BB_NO_APPLET_lat
-	{ "lat", "memory latency by dependent-load chase; cache levels vs sysfs (ns per load)",
-	  lat_main, lat_quick },
-#endif
-#ifndef BB_NO_APPLET_csum
-	{ "csum", "Internet checksum (RFC 1071) variants: the kernel's checksum Bytes/Time/Avg table",
-	  csum_main, csum_quick },
-#endif
-#ifndef BB_NO_APPLET_mem
-	{ "mem", "memcpy/memset/copy_page/clear_page variants: the kernel's tot_memcpy table",
-	  mem_main, mem_quick },
-#endif
-#ifndef BB_NO_APPLET_ttcp
-	{ "ttcp", "TCP/UDP throughput: classic ttcp lines, iperf2 interoperable (Mbit = 2^20 bits)",
-	  ttcp_main, ttcp_quick },
-#endif
-#ifndef BB_NO_APPLET_rr
-	{ "rr", "request/response latency: transactions/s, p50..p99.9 (netperf TCP_RR/UDP_RR)",
-	  rr_main, rr_quick },
-#endif
-#ifndef BB_NO_APPLET_selftest
-	{ "selftest", "check every supported kernel variant against a plain reference",
-	  selftest_main, NULL },
-#endif
-#ifndef BB_NO_APPLET_facts
-	{ "facts", "what tells this board apart: device tree, SoC revision, CPU, kernel config",
-	  facts_main, NULL },
-#endif
-#ifndef BB_NO_APPLET_compare
-	{ "compare", "is B faster than A? per metric: change, interval, p, verdict; what else differed",
-	  compare_main, NULL },
-#endif
-#ifndef BB_NO_APPLET_report
-	{ "report", "one self-contained HTML report: inline SVG charts and run metadata",
-	  report_main, NULL },
-#endif
-#ifndef BB_NO_APPLET_history
-	{ "history", "a lab's results in SQLite or PostgreSQL: change points, their causes, trends",
-	  history_main, NULL },
-#endif
-	{ NULL, NULL, NULL, NULL },
-};
-
-const struct bb_applet *bb_applet_find(const char *name)
-{
-	for (const struct bb_applet *a = bb_applets; a->name; a++)
-		if (strcmp(a->name, name) == 0)
-			return a;
-	return NULL;
-}
-
 static void list_applets(FILE *f)
 {
-	for (const struct bb_applet *a = bb_applets; a->name; a++)
-		fprintf(f, "  %-8s %s\n", a->name, a->summary);
+	for (size_t i = 0; bb_applets[i]; i++)
+		fprintf(f, "  %-8s %s\n", bb_applets[i]->name, bb_applets[i]->summary);
 }
 
 static void usage(FILE *f)
@@ -125,7 +65,7 @@ static int dispatch(const struct bb_applet *a, int argc, char **argv)
 
 	snprintf(prog, sizeof prog, "boardbench %s", a->name);
 	bb_set_prog(prog);
-	return bb_stdout_finish(a->main(argc, argv));
+	return bb_stdout_finish(bb_applet_main(a, argc, argv));
 }
 
 int main(int argc, char **argv)
@@ -134,6 +74,7 @@ int main(int argc, char **argv)
 	const struct bb_applet *a = bb_applet_find(self);
 
 	bb_outfile_init();
+	bb_facts_install();
 	if (a)
 		return dispatch(a, argc, argv);
 	if (argc < 2) {

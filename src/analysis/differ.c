@@ -3,6 +3,7 @@
  * every run, each field's distinct values per side compared as sets, and
  * each field tagged with the applets whose numbers it can move. */
 #include "analysis/differ.h"
+#include "analysis/host.h"
 #include "analysis/reader.h"
 #include "core/error.h"
 
@@ -87,41 +88,33 @@ int bb_diff_param_key(const char *key)
 
 /* ---- which applets a field can move ---- */
 
-static const struct {
-	const char *prefix;
-	const char *explains;
-} explain_table[] = {
-	{ "net.", "ttcp" },
-	{ "if.", "ttcp" },
-	{ "memory.", "stream mem lat" },
-	{ "soc.", "stream mem lat csum" },
-	{ "dt.", "stream mem lat csum" },
-	{ "firmware.", "stream mem lat" },
-	{ "board.", "*" },
-	{ "product.", "stream mem lat" },
-	{ "transparent_hugepage", "stream mem lat" },
-	{ "mem_total_bytes", "stream mem lat" },
-	{ "caches", "stream mem lat csum" },
-	{ "kernel.config.", "csum mem" },
-	{ "cpu.", "csum mem stream" },
-	{ "cpu_model", "csum mem stream" },
-	{ "libc", "mem" },
-	{ "glibc_tunables", "mem" },
-	{ "kernel_cflags", "csum mem stream lat" },
-};
-
-static const char *explains(const struct field *f)
+/* Whether the host names key among the facts that may explain it. */
+static int host_names(const struct bb_host *h, const char *key)
 {
-	if (f->src == SRC_PARAM)
-		return starts(f->key, "if.") || starts(f->key, "net.") ? "ttcp" : f->applet;
-	if (f->src == SRC_CACHES)
-		return "stream mem lat csum";
-	if (f->src == SRC_LABEL)
-		return "*";
-	for (size_t i = 0; i < sizeof explain_table / sizeof explain_table[0]; i++)
-		if (starts(f->key, explain_table[i].prefix))
-			return explain_table[i].explains;
-	return "*";   /* the clock, the kernel, the compiler: anything */
+	for (size_t i = 0; h->facts && h->facts[i]; i++)
+		if (starts(key, h->facts[i]))
+			return 1;
+	return 0;
+}
+
+/* The applets a field may explain, space-separated in the one list's
+ * order: those whose host names it among their facts (analysis/host.h); an
+ * applet's own setting, itself; anything else ("*"): the clock, the
+ * kernel, the compiler, a label, the board may move every applet. */
+static char *explains(const struct field *f)
+{
+	const char *key = f->src == SRC_CACHES ? "caches" : f->key;
+	char buf[256] = "";
+
+	for (size_t i = 0; f->src != SRC_LABEL && bb_hosts[i]; i++)
+		if (host_names(bb_hosts[i], key) &&
+		    strlen(buf) + strlen(bb_hosts[i]->applet) + 2 < sizeof buf) {
+			strcat(buf, buf[0] ? " " : "");
+			strcat(buf, bb_hosts[i]->applet);
+		}
+	if (!buf[0] && f->src == SRC_PARAM)
+		return bb_xstrdup(f->applet);
+	return bb_xstrdup(buf[0] ? buf : "*");
 }
 
 int bb_diff_explains(const struct bb_diff *x, const char *applet)
@@ -317,7 +310,7 @@ void bb_diffs_add(struct bb_diffs *d, const char *field, const char *a, const ch
 	x->field = bb_xstrdup(field);
 	x->a = bb_xstrdup(a);
 	x->b = bb_xstrdup(b);
-	x->explains = explains;
+	x->explains = bb_xstrdup(explains);
 	x->group = 0;
 	x->claimed = 0;
 }
@@ -451,6 +444,7 @@ void bb_diffs_free(struct bb_diffs *d)
 		free(d->v[i].field);
 		free(d->v[i].a);
 		free(d->v[i].b);
+		free(d->v[i].explains);
 	}
 	free(d->v);
 	memset(d, 0, sizeof *d);

@@ -17,7 +17,7 @@
 struct bb_diff {
 	char *field;          /* "net.core.rmem_max", "ttcp sndbuf_granted", "label PMU" */
 	char *a, *b;          /* each side's value, or its values joined by " | " */
-	const char *explains; /* applets it may explain, space-separated; "*" for any */
+	char *explains;       /* applets it may explain, space-separated; "*" for any */
 	int group;            /* 0 setup, 1 tool, 2 label: the order among equals */
 	int claimed;          /* it may explain an applet with a claimed change */
 };
@@ -31,7 +31,7 @@ struct bb_diffs {
 void bb_diffs_find(struct bb_diffs *d, const struct bb_runs *A, const struct bb_runs *B);
 
 /* Appends a difference found elsewhere (what else used the machine): the
- * strings are copied; explains must outlive d. */
+ * strings are copied. */
 void bb_diffs_add(struct bb_diffs *d, const char *field, const char *a, const char *b,
 		  const char *explains);
 

@@ -9,6 +9,7 @@
  * chart ids every substituted name is reduced to [a-z0-9_-] with spaces
  * as '.'; in titles, categories and legends it is kept as written. */
 #include "analysis/metrics.h"
+#include "analysis/host.h"
 #include "core/calib.h"
 #include "analysis/abstats.h"
 #include "core/error.h"
@@ -23,161 +24,37 @@
 #define MAX_CAPS 3
 #define TEXT_MAX 2048
 
-/* How one sample becomes one value. */
-enum how {
-	HOW_UNIT,        /* as the unit table says */
-	HOW_RATE,        /* work / sample: bytes per second */
-	HOW_RAW,         /* the sample itself */
-	HOW_PER_WORK,    /* sample / work: seconds per load */
-	HOW_PER_VALUE,   /* sample / a count from values{} or params{}: per call */
-};
-
 /* Generic rules, by the unit of a sample and the unit of its work ("*"
  * any, "" none or zero work).  The first that matches wins. */
 struct unit_rule {
 	const char *unit, *work_unit;
-	enum how how;
+	enum bb_how how;
 	const char *quantity, *base, *disp;
 	double scale;
 	int better;
 };
 
 static const struct unit_rule unit_rules[] = {
-	{ "s", "bytes", HOW_RATE, "bandwidth", "B/s", "MB/s", 1e-6, BB_BETTER_HIGHER },
-	{ "s", "bits", HOW_RATE, "throughput", "bit/s", "Mbit/s", 1e-6, BB_BETTER_HIGHER },
-	{ "s", "", HOW_RAW, "time", "s", "ms", 1e3, BB_BETTER_LOWER },
-	{ "s", "*", HOW_RATE, "rate", "$w/s", "$w/s", 1, BB_BETTER_HIGHER },
-	{ "ns", "*", HOW_RAW, "time", "ns", "ns", 1, BB_BETTER_LOWER },
-	{ "ticks", "*", HOW_RAW, "counter", "ticks", "ticks", 1, BB_BETTER_LOWER },
-	{ "cycles", "*", HOW_RAW, "counter", "cycles", "cycles", 1, BB_BETTER_LOWER },
-	{ "B/s", "*", HOW_RAW, "bandwidth", "B/s", "MB/s", 1e-6, BB_BETTER_HIGHER },
-	{ "bytes/s", "*", HOW_RAW, "bandwidth", "B/s", "MB/s", 1e-6, BB_BETTER_HIGHER },
-	{ "bit/s", "*", HOW_RAW, "throughput", "bit/s", "Mbit/s", 1e-6, BB_BETTER_HIGHER },
-	{ "bits/s", "*", HOW_RAW, "throughput", "bit/s", "Mbit/s", 1e-6, BB_BETTER_HIGHER },
-	{ "*", "*", HOW_RAW, "value", "$u", "$u", 1, BB_BETTER_UNKNOWN },
+	{ "s", "bytes", BB_HOW_RATE, "bandwidth", "B/s", "MB/s", 1e-6, BB_BETTER_HIGHER },
+	{ "s", "bits", BB_HOW_RATE, "throughput", "bit/s", "Mbit/s", 1e-6, BB_BETTER_HIGHER },
+	{ "s", "", BB_HOW_RAW, "time", "s", "ms", 1e3, BB_BETTER_LOWER },
+	{ "s", "*", BB_HOW_RATE, "rate", "$w/s", "$w/s", 1, BB_BETTER_HIGHER },
+	{ "ns", "*", BB_HOW_RAW, "time", "ns", "ns", 1, BB_BETTER_LOWER },
+	{ "ticks", "*", BB_HOW_RAW, "counter", "ticks", "ticks", 1, BB_BETTER_LOWER },
+	{ "cycles", "*", BB_HOW_RAW, "counter", "cycles", "cycles", 1, BB_BETTER_LOWER },
+	{ "B/s", "*", BB_HOW_RAW, "bandwidth", "B/s", "MB/s", 1e-6, BB_BETTER_HIGHER },
+	{ "bytes/s", "*", BB_HOW_RAW, "bandwidth", "B/s", "MB/s", 1e-6, BB_BETTER_HIGHER },
+	{ "bit/s", "*", BB_HOW_RAW, "throughput", "bit/s", "Mbit/s", 1e-6, BB_BETTER_HIGHER },
+	{ "bits/s", "*", BB_HOW_RAW, "throughput", "bit/s", "Mbit/s", 1e-6, BB_BETTER_HIGHER },
+	{ "*", "*", BB_HOW_RAW, "value", "$u", "$u", 1, BB_BETTER_UNKNOWN },
 };
 
-/* Per-applet rules: the first whose applet, pattern (on the series name),
- * variant and units match wins.  Unset fields come from the unit table or
- * the defaults in apply_defaults(). */
-struct key_rule {
-	const char *applet, *pattern, *variant;
-	const char *unit_is, *work_is;    /* required sample and work units */
-	const char *above1;               /* a numeric parameter that must be > 1 */
-	const char *key;
-	enum how how;
-	const char *per_value;            /* HOW_PER_VALUE: the count's name */
-	const char *quantity, *base, *disp;
-	double scale;
-	int better;                       /* 0: from the unit table */
-	const char *twin;                 /* template: the key whose samples these are */
-	const char *run_value;            /* the run's figure: "VALUE" of this series,
-					   * "SERIES:VALUE" of another of the result */
-	const char *value;                /* value_rules: the one sample is this value */
-	const char *chart, *title, *category, *legend, *xlabel;
-	int xcap;                         /* line charts: x is capture $xcap */
-	int logy;
-	int timeseries;
-	int skip;                         /* not a metric (e.g. a time stamp) */
-};
-
-#define LAT_RULE .how = HOW_PER_WORK, .quantity = "latency", .base = "s/load", \
-	.disp = "ns/load", .scale = 1e9, .better = BB_BETTER_LOWER, .chart = "lat",  \
-	.title = "lat: latency against working-set size (ns per dependent load)",   \
-	.xlabel = "working set (bytes)", .xcap = 1, .category = "$1", .logy = 1
-#define CSUM_TIME .how = HOW_PER_VALUE, .per_value = "calls", .quantity = "time",   \
-	.base = "s/call", .disp = "ns/call", .scale = 1e9, .better = BB_BETTER_LOWER, \
-	.xlabel = "bytes per call", .xcap = 1, .category = "$1", .logy = 1
-#define TTCP_RATE .quantity = "throughput", .disp = "Mbit/s", .scale = 8e-6, \
-	.better = BB_BETTER_HIGHER
-#define RR_LATENCY .how = HOW_RAW, .quantity = "latency", .base = "s", .disp = "us", \
-	.scale = 1e6, .better = BB_BETTER_LOWER, .chart = "rr",                         \
-	.title = "rr: request/response latency per transaction (us)",                   \
-	.category = "{protocol} {request_bytes}/{response_bytes} bytes", .legend = "",  \
-	.xlabel = "transaction"
-#define RR_RATE .how = HOW_PER_WORK, .quantity = "rate", .base = "transactions/s",   \
-	.disp = "transactions/s", .scale = 1, .better = BB_BETTER_HIGHER, .chart = "",   \
-	.run_value = "latency:transactions_per_s"
-#define CSUM_COUNTER .how = HOW_PER_VALUE, .per_value = "calls", .quantity = "counter", \
-	.base = "$u/call", .disp = "$u/call", .scale = 1, .better = BB_BETTER_LOWER,     \
-	.chart = ""
-#define RR_KEY "rr.{protocol}.{request_bytes}x{response_bytes}"
-
-static const struct key_rule key_rules[] = {
-	{ .applet = "stream", .pattern = "*", .key = "stream.$1.$v.$q", .chart = "stream",
-	  .title = "STREAM kernels (bar: median, whisker: slowest to fastest sample)",
-	  .category = "$1", .xlabel = "STREAM kernel" },
-	{ .applet = "lat", .pattern = "*", .variant = "random", .key = "lat.$1.latency", LAT_RULE },
-	{ .applet = "lat", .pattern = "*", .key = "lat.$v.$1.latency", LAT_RULE },
-	{ .applet = "csum", .pattern = "latency bytes=* counter",
-	  .key = "csum.latency.$1.$v.counter", CSUM_COUNTER, .twin = "csum.latency.$1.$v" },
-	{ .applet = "csum", .pattern = "latency bytes=*", .key = "csum.latency.$1.$v", CSUM_TIME,
-	  .chart = "csum.latency",
-	  .title = "csum --latency: time per call against length (each result feeds the next)" },
-	{ .applet = "csum", .pattern = "bytes=* counter", .key = "csum.$1.$v.counter", CSUM_COUNTER,
-	  .twin = "csum.$1.$v" },
-	{ .applet = "csum", .pattern = "bytes=*", .key = "csum.$1.$v", CSUM_TIME, .chart = "csum",
-	  .title = "csum: time per call against length, per variant" },
-	{ .applet = "mem", .pattern = "tot_*", .key = "mem.tot.$1.$v", .chart = "mem.tot.$1",
-	  .title = "mem tot_$1, as the kernel's tot_memcpy table measures it (lower is better)",
-	  .category = "$v", .legend = "", .xlabel = "variant" },
-	{ .applet = "mem", .pattern = "*:*", .key = "mem.sweep.$1.$2.$v.$q", .disp = "GB/s",
-	  .scale = 1e-9, .chart = "mem.sweep.$1", .title = "mem sweep: $1 bandwidth against size",
-	  .xlabel = "size (bytes)", .xcap = 2, .category = "$2" },
-	{ .applet = "mem", .pattern = "* *", .key = "mem.page.$1.$2.$v", .chart = "mem.page.$1",
-	  .title = "mem page: $1 per 4 KiB page (lower is better)", .category = "$2",
-	  .xlabel = "page state" },
-	{ .applet = "ttcp", .pattern = "transfer", .variant = "total", .unit_is = "s",
-	  .work_is = "bytes", .above1 = "streams",
-	  .key = "ttcp.{protocol}.{role}.streams{streams}.throughput", TTCP_RATE,
-	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
-	  .category = "{protocol} {role}, {streams} streams", .xlabel = "transfer" },
-	{ .applet = "ttcp", .pattern = "transfer", .unit_is = "s", .work_is = "bytes",
-	  .above1 = "streams", .key = "ttcp.{protocol}.{role}.streams{streams}.$v.throughput",
-	  TTCP_RATE, .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
-	  .category = "{protocol} {role}, {streams} streams", .xlabel = "transfer" },
-	{ .applet = "ttcp", .pattern = "transfer", .variant = "total", .unit_is = "s",
-	  .work_is = "bytes", .key = "ttcp.{protocol}.{role}.throughput", TTCP_RATE,
-	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
-	  .category = "{protocol} {role}", .xlabel = "transfer" },
-	{ .applet = "ttcp", .pattern = "transfer", .unit_is = "s", .work_is = "bytes",
-	  .key = "ttcp.{protocol}.{role}.$v.throughput", TTCP_RATE,
-	  .chart = "ttcp", .title = "ttcp throughput (Mbit = 10^6 bits)",
-	  .category = "{protocol} {role}", .xlabel = "transfer" },
-	{ .applet = "ttcp", .pattern = "interval_bytes", .unit_is = "bytes", .work_is = "s",
-	  .key = "ttcp.{protocol}.{role}.interval$V.throughput", .how = HOW_PER_WORK,
-	  .base = "B/s", TTCP_RATE, .chart = "ttcp.intervals",
-	  .title = "ttcp throughput over time, from its --interval reports (Mbit = 10^6 bits)",
-	  .xlabel = "elapsed time (s)", .timeseries = 1 },
-	{ .applet = "ttcp", .pattern = "interval_rtt", .unit_is = "s",
-	  .key = "ttcp.{protocol}.{role}.interval$V.rtt", .how = HOW_RAW, .quantity = "rtt",
-	  .base = "s", .disp = "ms", .scale = 1e3, .better = BB_BETTER_LOWER, .chart = "" },
-	{ .applet = "ttcp", .pattern = "interval_*", .skip = 1 },
-	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .above1 = "inflight",
-	  .key = RR_KEY ".inflight{inflight}.latency", RR_LATENCY, .run_value = "p50_s" },
-	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .key = RR_KEY ".latency",
-	  RR_LATENCY, .run_value = "p50_s" },
-	{ .applet = "rr", .pattern = "interval_transactions", .work_is = "s", .above1 = "inflight",
-	  .key = RR_KEY ".inflight{inflight}.rate", RR_RATE },
-	{ .applet = "rr", .pattern = "interval_transactions", .work_is = "s",
-	  .key = RR_KEY ".rate", RR_RATE },
-	{ .applet = "rr", .pattern = "histogram_*", .skip = 1 },
-	{ .applet = BB_CALIB_APPLET, .pattern = BB_CALIB_SERIES, .work_is = "ops",
-	  .key = BB_CALIB_KEY,
-	  .how = HOW_PER_WORK, .quantity = "time", .base = "s/op", .disp = "ns/op", .scale = 1e9,
-	  .better = BB_BETTER_LOWER, .chart = "" },
-};
-
-/* Metrics of one value per run, from a series' values{} (every rule that
- * matches adds one): the figure a run computed from all its samples, such
- * as rr's 99th percentile from its histogram of every transaction. */
-#define RR_P99 .value = "p99_s", .how = HOW_RAW, .quantity = "latency", .base = "s",   \
-	.disp = "us", .scale = 1e6, .better = BB_BETTER_LOWER, .chart = ""
-static const struct key_rule value_rules[] = {
-	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .above1 = "inflight",
-	  .key = RR_KEY ".inflight{inflight}.latency.p99", RR_P99 },
-	{ .applet = "rr", .pattern = "latency", .unit_is = "s", .key = RR_KEY ".latency.p99",
-	  RR_P99 },
+/* The CPU-speed probe between the applets (core/calib.h): evidence about
+ * the machine, not an applet's. */
+static const struct bb_key_rule calib_rule = {
+	.pattern = BB_CALIB_SERIES, .work_is = "ops", .key = BB_CALIB_KEY,
+	.how = BB_HOW_PER_WORK, .quantity = "time", .base = "s/op", .disp = "ns/op", .scale = 1e9,
+	.better = BB_BETTER_LOWER, .chart = "",
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -287,10 +164,20 @@ static char *expand(const char *tpl, const struct tctx *c, int slug)
 
 /* ---- rule lookup ---- */
 
-static int rule_matches(const struct key_rule *r, const struct bb_rresult *res,
+/* A rule's variant: the variant itself, or "PREFIX*" for any that begins so. */
+static int variant_matches(const char *want, const char *variant)
+{
+	size_t n = strlen(want);
+
+	if (n && want[n - 1] == '*')
+		return strncmp(want, variant, n - 1) == 0;
+	return strcmp(want, variant) == 0;
+}
+
+static int rule_matches(const struct bb_key_rule *r, const struct bb_rresult *res,
 			const struct bb_rseries *s, struct tctx *c)
 {
-	if (strcmp(r->applet, res->applet) != 0 || (r->variant && strcmp(r->variant, s->variant)))
+	if (r->variant && !variant_matches(r->variant, s->variant))
 		return 0;
 	if ((r->unit_is && strcmp(r->unit_is, s->unit)) ||
 	    (r->work_is && strcmp(r->work_is, s->work_unit)))
@@ -315,11 +202,11 @@ static const struct unit_rule *unit_rule_for(const struct bb_rseries *s)
 }
 
 /* Gaps in rule r filled from the unit table and the defaults. */
-static void fill_defaults(const struct bb_rseries *s, struct tctx *c, struct key_rule *r)
+static void fill_defaults(const struct bb_rseries *s, struct tctx *c, struct bb_key_rule *r)
 {
 	const struct unit_rule *u = unit_rule_for(s);
 
-	if (r->how == HOW_UNIT)
+	if (r->how == BB_HOW_UNIT)
 		r->how = u->how;
 	r->quantity = r->quantity ? r->quantity : u->quantity;
 	r->base = r->base ? r->base : u->base;
@@ -335,16 +222,30 @@ static void fill_defaults(const struct bb_rseries *s, struct tctx *c, struct key
 	c->quantity = r->quantity;
 }
 
+/* The rules for a result: its applet's (analysis/host.h), or the probe's. */
+static const struct bb_key_rule *rules_of(const struct bb_rresult *res, size_t *n)
+{
+	const struct bb_host *h = bb_host_find(res->applet);
+
+	if (strcmp(res->applet, BB_CALIB_APPLET) == 0) {
+		*n = 1;
+		return &calib_rule;
+	}
+	*n = h ? h->nrules : 0;
+	return h ? h->rules : NULL;
+}
+
 /* The effective rule: the applet's (or an empty one), gaps filled. */
 static void effective_rule(const struct bb_rresult *res, const struct bb_rseries *s,
-			   struct tctx *c, struct key_rule *r)
+			   struct tctx *c, struct bb_key_rule *r)
 {
-	size_t i;
+	size_t i, n;
+	const struct bb_key_rule *rules = rules_of(res, &n);
 
-	for (i = 0; i < N_OF(key_rules) && !rule_matches(&key_rules[i], res, s, c); i++)
+	for (i = 0; i < n && !rule_matches(&rules[i], res, s, c); i++)
 		;
-	if (i < N_OF(key_rules)) {
-		*r = key_rules[i];
+	if (i < n) {
+		*r = rules[i];
 	} else {
 		memset(r, 0, sizeof *r);
 		memset(c->caps, 0, sizeof c->caps);
@@ -355,26 +256,26 @@ static void effective_rule(const struct bb_rresult *res, const struct bb_rseries
 
 /* ---- values ---- */
 
-/* The count a HOW_PER_VALUE sample is divided by: the series' values{},
+/* The count a BB_HOW_PER_VALUE sample is divided by: the series' values{},
  * else the result's params{}. */
-static double per_value(const struct key_rule *r, const struct bb_rresult *res,
+static double per_value(const struct bb_key_rule *r, const struct bb_rresult *res,
 			const struct bb_rseries *s)
 {
 	double d = bb_rkv_num(&s->values, r->per_value, NAN);
 	return isnan(d) ? bb_rkv_num(&res->params, r->per_value, NAN) : d;
 }
 
-static double divisor_for(const struct key_rule *r, const struct bb_rresult *res,
+static double divisor_for(const struct bb_key_rule *r, const struct bb_rresult *res,
 			  const struct bb_rseries *s)
 {
 	switch (r->how) {
-	case HOW_PER_WORK: return s->work;
-	case HOW_PER_VALUE: return per_value(r, res, s);
+	case BB_HOW_PER_WORK: return s->work;
+	case BB_HOW_PER_VALUE: return per_value(r, res, s);
 	default: return 1;
 	}
 }
 
-static void fill_values(struct bb_metric *m, const struct key_rule *r)
+static void fill_values(struct bb_metric *m, const struct bb_key_rule *r)
 {
 	const struct bb_rseries *s = m->series;
 	double div = divisor_for(r, m->result, s);
@@ -382,20 +283,20 @@ static void fill_values(struct bb_metric *m, const struct key_rule *r)
 	m->n = s->n - s->discard;
 	m->v = bb_xcalloc(m->n, sizeof *m->v);
 	if (!(div > 0) || !isfinite(div)) {
-		m->bad = r->how == HOW_PER_VALUE ? "no positive count to divide by" :
+		m->bad = r->how == BB_HOW_PER_VALUE ? "no positive count to divide by" :
 						   "no positive work to divide by";
 		return;
 	}
-	if (r->how == HOW_RATE && !(s->work > 0)) {
+	if (r->how == BB_HOW_RATE && !(s->work > 0)) {
 		m->bad = "no positive work";
 		return;
 	}
 	for (size_t i = 0; i < m->n; i++) {
 		double x = s->samples[s->discard + i];
-		m->v[i] = r->how == HOW_RATE ? s->work / x : x / div;
+		m->v[i] = r->how == BB_HOW_RATE ? s->work / x : x / div;
 		/* a count of 0 (no transaction in an interval) is a value; a time
 		 * of 0 is not */
-		if (!(m->v[i] > 0 || (m->v[i] == 0 && r->how != HOW_RATE)) || !isfinite(m->v[i]))
+		if (!(m->v[i] > 0 || (m->v[i] == 0 && r->how != BB_HOW_RATE)) || !isfinite(m->v[i]))
 			m->bad = "a sample that is zero, negative or too small to divide by";
 	}
 	if (!m->n)
@@ -409,7 +310,7 @@ static double number_or_nan(const char *s)
 	return *s && !*end && isfinite(d) ? d : NAN;
 }
 
-static void describe(struct bb_metric *m, const struct key_rule *r, struct tctx *c)
+static void describe(struct bb_metric *m, const struct bb_key_rule *r, struct tctx *c)
 {
 	m->key = expand(r->key, c, 1);
 	m->quantity = bb_xstrdup(r->quantity);
@@ -426,6 +327,7 @@ static void describe(struct bb_metric *m, const struct key_rule *r, struct tctx 
 	m->x = r->xcap ? number_or_nan(c->caps[r->xcap - 1]) : NAN;
 	m->logy = r->logy;
 	m->timeseries = r->timeseries;
+	m->part = r->part;
 	c->variant = "*";
 	m->group = expand(r->key, c, 1);
 }
@@ -470,9 +372,9 @@ static struct bb_metric *new_metric(struct bb_metrics *ms, const struct bb_rrun 
 /* The metric of one value: its one sample is the run's figure. */
 static void add_value_metric(struct bb_metrics *ms, const struct bb_rrun *run,
 			     const struct bb_rresult *res, const struct bb_rseries *s,
-			     const struct key_rule *vr, struct tctx *c)
+			     const struct bb_key_rule *vr, struct tctx *c)
 {
-	struct key_rule r = *vr;
+	struct bb_key_rule r = *vr;
 	struct bb_metric *m;
 	double x = bb_rkv_num(&s->values, r.value, NAN);
 
@@ -487,18 +389,22 @@ static void add_value_metric(struct bb_metrics *ms, const struct bb_rrun *run,
 		m->bad = "the value is missing, zero or negative";
 }
 
-/* Each value rule that matches s, the first of each value name. */
+/* Each of the applet's value rules that matches s, the first of each
+ * value name. */
 static void add_values(struct bb_metrics *ms, const struct bb_rrun *run,
 		       const struct bb_rresult *res, const struct bb_rseries *s)
 {
-	for (size_t i = 0; i < N_OF(value_rules); i++) {
+	const struct bb_host *h = bb_host_find(res->applet);
+	const struct bb_key_rule *vr = h ? h->values : NULL;
+
+	for (size_t i = 0; h && i < h->nvalues; i++) {
 		struct tctx c = { .res = res, .s = s, .variant = s->variant };
 		size_t j;
-		for (j = 0; j < i && (strcmp(value_rules[j].value, value_rules[i].value) ||
-				      !rule_matches(&value_rules[j], res, s, &c)); j++)
+		for (j = 0; j < i && (strcmp(vr[j].value, vr[i].value) ||
+				      !rule_matches(&vr[j], res, s, &c)); j++)
 			;
-		if (j == i && rule_matches(&value_rules[i], res, s, &c))
-			add_value_metric(ms, run, res, s, &value_rules[i], &c);
+		if (j == i && rule_matches(&vr[i], res, s, &c))
+			add_value_metric(ms, run, res, s, &vr[i], &c);
 	}
 }
 
@@ -506,7 +412,7 @@ static void add_series(struct bb_metrics *ms, const struct bb_rrun *run,
 		       const struct bb_rresult *res, const struct bb_rseries *s)
 {
 	struct tctx c = { .res = res, .s = s, .variant = s->variant };
-	struct key_rule r;
+	struct bb_key_rule r;
 	struct bb_metric *m;
 
 	effective_rule(res, s, &c, &r);
@@ -533,73 +439,21 @@ void bb_metrics_add_run(struct bb_metrics *ms, const struct bb_rrun *run)
 	}
 }
 
-/* "csum.<bytes>.<variant>": a checksum time per call at one length. */
-static int csum_length_time(const struct bb_metric *m)
+struct bb_metric *bb_metrics_append(struct bb_metrics *ms, const struct bb_metric *m)
 {
-	const char *k = m->key;
-
-	if (strcmp(m->applet, "csum") || m->twin || m->bad || strncmp(k, "csum.", 5) ||
-	    !isdigit((unsigned char)k[5]))
-		return 0;
-	k += 5 + strspn(k + 5, "0123456789");
-	return *k == '.' && !strchr(k + 1, '.') && !strcmp(m->quantity, "time");
-}
-
-static void add_total(struct bb_metrics *ms, size_t from, size_t first)
-{
-	const struct bb_metric *f = &ms->m[first];
-	struct bb_metric t = *f;
-	size_t len = strlen(f->variant) + 16;
-
-	t.key = bb_xmalloc(len);
-	snprintf(t.key, len, "csum.total.%s", f->variant);
-	t.group = bb_xstrdup("csum.total.*");
-	t.quantity = bb_xstrdup(f->quantity);
-	t.unit = bb_xstrdup(f->unit);
-	t.disp_unit = bb_xstrdup(f->disp_unit);
-	t.chart = bb_xstrdup("");
-	t.chart_title = bb_xstrdup("");
-	t.category = bb_xstrdup("");
-	t.legend = bb_xstrdup("");
-	t.x = NAN;
-	t.v = bb_xcalloc(f->n, sizeof *t.v);
-	for (size_t i = from; i < ms->n; i++)
-		if (csum_length_time(&ms->m[i]) && !strcmp(ms->m[i].variant, f->variant))
-			for (size_t j = 0; j < f->n; j++)
-				t.v[j] += ms->m[i].v[j];
 	if (ms->n == ms->cap) {
-		ms->cap = 2 * ms->cap;
+		ms->cap = ms->cap ? 2 * ms->cap : 64;
 		ms->m = bb_xrealloc(ms->m, ms->cap * sizeof *ms->m);
 	}
-	ms->m[ms->n++] = t;
+	ms->m[ms->n] = *m;
+	return &ms->m[ms->n++];
 }
 
-/* The variant's lengths all have n samples (rounds of one run), n > 0. */
-static int totals_align(const struct bb_metrics *ms, size_t from, size_t end, const char *variant,
-			size_t n)
+void bb_metrics_derive(struct bb_metrics *ms, size_t from)
 {
-	for (size_t i = from; i < end; i++)
-		if (csum_length_time(&ms->m[i]) && !strcmp(ms->m[i].variant, variant) &&
-		    ms->m[i].n != n)
-			return 0;
-	return n > 0;
-}
-
-void bb_metrics_add_totals(struct bb_metrics *ms, size_t from)
-{
-	size_t end = ms->n;
-
-	for (size_t i = from; i < end; i++) {
-		const struct bb_metric *m = &ms->m[i];
-		size_t j;
-		if (!csum_length_time(m))
-			continue;
-		for (j = from; j < i && !(csum_length_time(&ms->m[j]) &&
-					  !strcmp(ms->m[j].variant, m->variant)); j++)
-			;
-		if (j == i && totals_align(ms, from, end, m->variant, m->n))
-			add_total(ms, from, i);   /* the first length of this variant */
-	}
+	for (size_t i = 0; bb_hosts[i]; i++)
+		if (bb_hosts[i]->derive)
+			bb_hosts[i]->derive(ms, from);
 }
 
 void bb_metrics_free(struct bb_metrics *ms)

@@ -3,10 +3,10 @@
  * per kept sample in a base unit (bytes/s, s per load, ticks), the
  * direction that is better, and where the metric goes in a report.
  *
- * The mapping is table-driven (metrics.c): a per-applet rule table for the
- * known applets, and a generic table keyed by the series' unit and
- * work_unit, so the series of an applet this code has never seen still get
- * a key, a quantity and a direction.  docs/json-schema.md ("Metric keys")
+ * The mapping is table-driven (metrics.c): each applet's own rules (its
+ * host-side knowledge, analysis/host.h), and a generic table keyed by the
+ * series' unit and work_unit, so the series of an applet this code has
+ * never seen still get a key, a quantity and a direction.  docs/json-schema.md ("Metric keys")
  * describes the scheme.  Keys do not depend on the architecture or on
  * which counter a run used; the unit (ticks or cycles) is kept beside. */
 #ifndef BB_TOOLS_METRICS_H
@@ -35,6 +35,7 @@ struct bb_metric {
 	double x;              /* line charts: the x value; NaN for bars */
 	int logy;              /* charts: a log y axis reads best */
 	int timeseries;        /* also drawn sample by sample over time */
+	int part;              /* one part of a total also charted (a stream of several) */
 	double *v;             /* one value per kept sample, base unit */
 	size_t n;
 	double run_fig;        /* the run's own figure (rr: the transactions per second
@@ -55,13 +56,13 @@ struct bb_metrics {
 void bb_metrics_add_run(struct bb_metrics *ms, const struct bb_rrun *run);
 void bb_metrics_free(struct bb_metrics *ms);
 
-/* After the metrics of one run (those from index `from` on): the
- * checksum's "Total time" of each variant, as its classic table sums the
- * time column, here the time per call summed over the run's lengths, key
- * "csum.total.<variant>".  Sample i is the sum of sample i of every length
- * (the lengths alternate round by round); a variant whose lengths kept
- * different numbers of samples gets none. */
-void bb_metrics_add_totals(struct bb_metrics *ms, size_t from);
+/* After the metrics of one run (those from index `from` on): what each
+ * applet derives from them (its host's derive: csum's Total of each
+ * variant, as its classic table sums the time column). */
+void bb_metrics_derive(struct bb_metrics *ms, size_t from);
+
+/* Appends a copy of m (its strings now owned by ms); returns it. */
+struct bb_metric *bb_metrics_append(struct bb_metrics *ms, const struct bb_metric *m);
 
 /* Figures over a set of values of a metric: the median, the best (the
  * highest or lowest as the metric is better; the median when unknown), the

@@ -52,7 +52,7 @@ static struct bb_series *calib_series(struct bb_run *run)
 
 	if (!r) {
 		unsigned long ops = chain_length();
-		r = bb_run_add_result(run, BB_CALIB_APPLET);
+		r = bb_run_add_span(run, BB_CALIB_APPLET);
 		r->summary = bb_calib_summary;
 		bb_result_set_status(r, 1, "");
 		bb_kv_str(&r->params, "kernel", "dependent integer adds");

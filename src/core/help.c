@@ -26,14 +26,10 @@ static unsigned char *inflate_texts(void)
 	return all;
 }
 
-void bb_help_print(enum bb_help which)
+void bb_help_print(const struct bb_help_span *s)
 {
-	const struct bb_help_span *s;
 	unsigned char *all;
 
-	if ((unsigned)which >= BB_HELP_COUNT || bb_help_index[which].length == 0)
-		bb_die("this binary was built without this help text (APPLETS)");
-	s = &bb_help_index[which];
 	if (s->offset > bb_help_total || s->length > bb_help_total - s->offset)
 		bb_die("the help texts in this binary are damaged (index)");
 	all = inflate_texts();

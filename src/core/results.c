@@ -1,18 +1,24 @@
 /* results.c - construction and ownership of the results model, and the
- * clock, heat and load watches on each result (facts/heat.h, load.h):
- * sampled when the result is added, again whenever its status is set.  The
- * load samples sit inside the heat samples, so that the interval they
- * measure holds the applet and not the sysfs reads of the heat watch. */
+ * watches on each result (results.h, put in place by the facts floor):
+ * started when the result is added, ended whenever its status is set, the
+ * later watches inside the earlier ones (what else used the machine inside
+ * the clock and heat samples, so that the interval it measures holds the
+ * applet and not the sysfs reads of the heat watch). */
 #include "results.h"
 #include "error.h"
 #include "progress.h"
 #include "stop.h"
-#include "facts/heat.h"
-#include "facts/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static struct bb_run_hooks hooks;
+
+void bb_run_hooks_install(const struct bb_run_hooks *h)
+{
+	hooks = *h;
+}
 
 struct bb_run *bb_run_new(int argc, char **argv)
 {
@@ -20,7 +26,8 @@ struct bb_run *bb_run_new(int argc, char **argv)
 
 	run->argc = argc;
 	run->argv = argv;
-	bb_sysinfo_collect(&run->sys);
+	if (hooks.describe)
+		hooks.describe(&run->sys);
 	bb_timer_calibrate(&run->timer);
 	bb_cycles_open(&run->cycles, getenv("BB_CYCLES"));
 	run->watch_heat = 1;
@@ -44,8 +51,9 @@ static void result_free(struct bb_result *r)
 		series_free(r->series[i]);
 	free(r->series);
 	bb_kv_free(&r->params);
-	bb_heat_watch_free(r->heat);
-	free(r->load);
+	for (int i = 0; i < BB_MAX_WATCHES; i++)
+		if (r->watch[i] && hooks.watch[i])
+			hooks.watch[i]->release(r->watch[i]);
 	free(r->applet);
 	free(r->message);
 	free(r);
@@ -64,23 +72,32 @@ void bb_run_free(struct bb_run *run)
 	free(run);
 }
 
-struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet)
+static struct bb_result *add_result(struct bb_run *run, const char *name, int spans)
 {
 	struct bb_result *r = bb_xcalloc(1, sizeof *r);
 
-	r->applet = bb_xstrdup(applet);
+	r->applet = bb_xstrdup(name);
 	r->ok = 1;
-	/* "run" and "calib" measure no applet: they span the others */
-	if (run->watch_heat && strcmp(applet, "run") != 0 && strcmp(applet, "calib") != 0) {
-		r->heat = bb_heat_watch_start(&r->params);
-		r->load = bb_load_watch_start();
-	}
+	r->spans = spans;
+	for (int i = 0; i < BB_MAX_WATCHES && run->watch_heat && !spans; i++)
+		if (hooks.watch[i])
+			r->watch[i] = hooks.watch[i]->start(&r->params);
 	if (run->n == run->cap) {
 		run->cap = run->cap ? 2 * run->cap : 4;
 		run->results = bb_xrealloc(run->results, run->cap * sizeof *run->results);
 	}
 	run->results[run->n++] = r;
 	return r;
+}
+
+struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet)
+{
+	return add_result(run, applet, 0);
+}
+
+struct bb_result *bb_run_add_span(struct bb_run *run, const char *name)
+{
+	return add_result(run, name, 1);
 }
 
 struct bb_series *bb_result_add_series(struct bb_result *r, const char *name,
@@ -112,23 +129,11 @@ const struct bb_series *bb_result_find(const struct bb_result *r, const char *na
 	return NULL;
 }
 
-/* The end of a measurement: sampled again; one line when it throttled. */
-static void heat_check(struct bb_result *r)
-{
-	char why[512], line[1024];
-
-	if (!r->heat || !bb_heat_watch_end(r->heat, &r->params, why, sizeof why))
-		return;
-	bb_escape(line, sizeof line, why);   /* zone names come from sysfs */
-	bb_note("warning: the machine throttled during the measurement (%s): compare this "
-		"result with care", line);
-}
-
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg)
 {
-	if (r->load)
-		bb_load_watch_end(r->load, &r->params);
-	heat_check(r);
+	for (int i = BB_MAX_WATCHES - 1; i >= 0; i--)
+		if (r->watch[i] && hooks.watch[i])
+			hooks.watch[i]->end(r->watch[i], &r->params);
 	r->ok = ok;
 	free(r->message);
 	r->message = bb_xstrdup(msg ? msg : "");
@@ -163,7 +168,7 @@ void bb_run_warn_stopped(const struct bb_run *run, const char *where)
 	for (size_t i = 0; i < run->n && used < sizeof kept; i++) {
 		const struct bb_result *r = run->results[i];
 		const char *k = r->interrupted && r->message ? strstr(r->message, ": kept ") : NULL;
-		if (strcmp(r->applet, "run") == 0 || strcmp(r->applet, "calib") == 0)
+		if (r->spans)
 			continue;
 		used += (size_t)snprintf(kept + used, sizeof kept - used, "%s%s%s%s%s",
 					 used ? ", " : "", r->applet,

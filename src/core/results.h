@@ -32,8 +32,18 @@ struct bb_series {
 
 struct bb_result;
 typedef void (*bb_render_fn)(FILE *f, const struct bb_result *r);
-struct bb_heat_watch;   /* facts/heat.h */
-struct bb_load_sample;  /* facts/load.h */
+
+/* A watch around each measured result: started when the result is added,
+ * ended (its params written, a warning printed if need be) whenever its
+ * status is set.  The facts floor installs them (facts/install.c: the
+ * clocks and heat, then what else used the machine, facts/heat.h and
+ * load.h); core knows them only as these calls. */
+struct bb_watch {
+	void *(*start)(struct bb_kvlist *params);
+	void (*end)(void *state, struct bb_kvlist *params);
+	void (*release)(void *state);
+};
+#define BB_MAX_WATCHES 2
 
 struct bb_result {
 	char *applet;
@@ -45,8 +55,8 @@ struct bb_result {
 	char *message;       /* validation outcome or error */
 	bb_render_fn render;   /* classic text layout */
 	bb_render_fn summary;  /* one or two lines for the quick suite */
-	struct bb_heat_watch *heat;   /* clocks and heat since it started, or NULL */
-	struct bb_load_sample *load;  /* what else used the machine: its start, or NULL */
+	void *watch[BB_MAX_WATCHES];  /* each watch's state since it started, or NULL */
+	int spans;           /* measures no applet but spans them ("calib", a cut suite's) */
 };
 
 struct bb_run {
@@ -61,16 +71,30 @@ struct bb_run {
 	int watch_heat;      /* set by bb_run_new: results sample clocks, heat and load */
 };
 
+/* What results.c asks of the floor above it, which puts it in place
+ * (facts/install.c): the system's description for each new run, and the
+ * watches around each measured result.  Without them (a unit test of the
+ * model alone) a run describes no system and results are not watched. */
+struct bb_run_hooks {
+	void (*describe)(struct bb_sysinfo *si);
+	const struct bb_watch *watch[BB_MAX_WATCHES];   /* started in order, ended in reverse */
+};
+void bb_run_hooks_install(const struct bb_run_hooks *h);
+
 /* runs: collects system, clock and cycle information */
 struct bb_run *bb_run_new(int argc, char **argv);
 void bb_run_free(struct bb_run *run);
 
 /* A new result, called as the applet's measurement begins.  In a run made
- * by bb_run_new (not a scratch run, nor "run" or "calib") it samples the
- * CPU clocks and thermal zones (facts/heat.h): params clock.before_khz and
- * temp.max_before_c, when the system shows them; then what else uses the
- * machine (facts/load.h), which each status set below samples again. */
+ * by bb_run_new (not a scratch run) the watches start: the CPU clocks and
+ * thermal zones (params clock.before_khz and temp.max_before_c, when the
+ * system shows them), then what else uses the machine, which each status
+ * set below samples again. */
 struct bb_result *bb_run_add_result(struct bb_run *run, const char *applet);
+
+/* A result that measures no applet but spans them (the CPU-speed probe's,
+ * a cut suite's): never watched, never listed as kept. */
+struct bb_result *bb_run_add_span(struct bb_run *run, const char *name);
 
 /* results and series */
 struct bb_series *bb_result_add_series(struct bb_result *r, const char *name,
@@ -80,13 +104,12 @@ const struct bb_series *bb_result_find(const struct bb_result *r, const char *na
 				       const char *variant);
 
 /* Sets r's outcome.  Every applet sets it when its measurement ends (and
- * may also at its start), so each call samples the clocks and zones again:
- * params clock.after_khz and temp.max_after_c, the last call's.  The first
- * call that finds the machine throttled since the result started (the
- * rules are in facts/heat.h) sets params throttled = true and throttle =
- * the reason, and prints one warning line on stderr.  Nothing at all when
- * the system shows neither cpufreq nor thermal zones.  Each call also
- * writes the params load.* (facts/load.h) since the result started. */
+ * may also at its start), so each call ends the watches again: params
+ * clock.after_khz and temp.max_after_c, the last call's; the first call
+ * that finds the machine throttled since the result started sets params
+ * throttled = true and throttle = the reason, and prints one warning line
+ * on stderr (the rules are in facts/heat.h); and the params load.* since
+ * the result started (facts/load.h). */
 void bb_result_set_status(struct bb_result *r, int ok, const char *msg);
 
 /* Marks r cut short by a signal (status "interrupted", never "ok"): the

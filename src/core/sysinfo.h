@@ -1,8 +1,10 @@
 /* sysinfo.h - the environment that moves numbers, recorded with every run:
  * CPU, caches (as sysfs claims them), memory, kernel, frequency governor,
  * transparent huge pages, compiler and flags, libc, host and time, and the
- * facts that tell boards apart (src/facts/facts.h).  Files are read through
- * the root of facts/root.h, so a fixture tree (BB_SYSROOT) feeds them all. */
+ * facts that tell boards apart.  Part of the results model; the facts
+ * floor reads it (facts/sysinfo.h, through the root of facts/root.h, so a
+ * fixture tree feeds it all) and core/results.c asks for it through the
+ * hook the facts put in place (bb_run_hooks_install). */
 #ifndef BB_SYSINFO_H
 #define BB_SYSINFO_H
 
@@ -46,9 +48,6 @@ struct bb_sysinfo {
 	struct bb_kvlist facts;   /* "dt.model" -> "amcc,yosemite" ...: strings, in
 				     collection order; freed with bb_kv_free */
 };
-
-/* Fills si (which holds nothing yet: its facts list is overwritten). */
-void bb_sysinfo_collect(struct bb_sysinfo *si);
 
 /* t in UTC as "2026-11-29T21:30:00Z", or compact "20261129T213000Z". */
 void bb_utc_stamp(char *buf, size_t len, time_t t, int compact);

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "core/sysinfo.h"
+#include "facts/sysinfo.h"
 #include "facts/facts.h"
 #include "core/inflate.h"
 #include "facts/root.h"

@@ -22,6 +22,7 @@
 
 #include "core/kv.h"
 #include "core/results.h"
+#include "facts/install.h"
 #include "facts/load.h"
 #include "facts/root.h"
 
@@ -274,8 +275,9 @@ static void test_live(void **state)
 	free(s);
 }
 
-/* The watch on a run's results: an applet's has load.*, "run" and
- * "calib" have none; each status set writes them anew. */
+/* The watch on a run's results: an applet's has load.*, the results that
+ * span the applets (the CPU-speed probe's, a cut suite's) have none; each
+ * status set writes them anew. */
 static void test_results_watch(void **state)
 {
 	static char *argv[] = { "boardbench", NULL };
@@ -287,8 +289,8 @@ static void test_results_watch(void **state)
 	use_root(NULL);
 	run = bb_run_new(1, argv);
 	r = bb_run_add_result(run, "csum");
-	calib = bb_run_add_result(run, "calib");
-	suite = bb_run_add_result(run, "run");
+	calib = bb_run_add_span(run, "calib");
+	suite = bb_run_add_span(run, "run");
 	bb_result_set_status(r, 1, "");
 	first = bb_kv_getnum(&r->params, "load.wall_s", -1);
 	assert_true(first > 0);
@@ -316,5 +318,6 @@ int main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_results_watch),
 	};
+	bb_facts_install();   /* runs described and watched, as main() has them */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

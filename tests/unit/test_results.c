@@ -20,6 +20,7 @@
 
 #include "core/emit.h"
 #include "core/results.h"
+#include "facts/install.h"
 
 static char *test_argv[] = { "boardbench", "stream", "--label", "PMU=0", NULL };
 
@@ -535,5 +536,6 @@ int main(void)
 		cmocka_unit_test(test_write_atomic_unwritable),
 	};
 
+	bb_facts_install();   /* runs described and watched, as main() has them */
 	return cmocka_run_group_tests_name("results", tests, NULL, NULL);
 }

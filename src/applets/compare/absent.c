@@ -1,18 +1,11 @@
-/* absent.c - `compare` and `report` in a binary built without cJSON (no
- * libcjson for this compiler, or CJSON=0): options are still checked as
- * in a full build (--help works, a bad option exits 2), then the applet
- * says plainly that it is not in this binary and exits 1. */
-#include "applets.h"
-#include "core/error.h"
+/* absent.c - `compare` in a binary built without cJSON (no libcjson for
+ * this compiler, or CJSON=0): options are still checked as in a full build
+ * (--help works, a bad option exits 2), then the applet says plainly that
+ * it is not in this binary and exits 1. */
 #include "applets/compare/toolopts.h"
+#include "core/error.h"
 
 #include <stdlib.h>
-
-static _Noreturn void not_built(void)
-{
-	bb_die("this binary was built without cJSON (libcjson-dev), so it cannot read "
-	       "results files; build boardbench on a host with libcjson to compare and report");
-}
 
 int compare_main(int argc, char **argv)
 {
@@ -20,13 +13,6 @@ int compare_main(int argc, char **argv)
 
 	compare_parse(argc, argv, &o);
 	free(o.args);
-	not_built();
-}
-
-int report_main(int argc, char **argv)
-{
-	struct report_opts o;
-
-	report_parse(argc, argv, &o);
-	not_built();
+	bb_die("this binary was built without cJSON (libcjson-dev), so it cannot read "
+	       "results files; build boardbench on a host with libcjson to compare and report");
 }

@@ -12,7 +12,7 @@
  * printed, so a view never changes a verdict.  Printing: compare_print.c;
  * keys: metrics.c; files: reader.c, toolio.c; the runs' headers and what
  * differs between the sides: runinfo.c. */
-#include "applets.h"
+#include "core/applet.h"
 #include "core/error.h"
 #include "core/calib.h"
 #include "core/cli.h"
@@ -234,23 +234,6 @@ static void compare_row(struct row *r, struct cmp *c)
 
 /* ---- headlines: the number each applet's classic report quotes ---- */
 
-/* Per applet, keys in order of preference ('*' as in fnmatch, also
- * matching the '*' of --variants keys); without a match the applet's
- * first row heads it, or its last (lat: the largest size, memory). */
-static const struct {
-	const char *applet;
-	const char *keys[4];
-	int last;
-} headlines[] = {
-	{ "stream", { "stream.triad.c.bandwidth", "stream.triad.*.bandwidth" }, 0 },
-	{ "ttcp", { "ttcp.tcp.transmit.throughput", "ttcp.tcp.receive.throughput",
-		    "ttcp.udp.*.throughput" }, 0 },
-	{ "csum", { "csum.total.generic32", "csum.total.*" }, 0 },
-	{ "mem", { "mem.tot.memcpy.libc", "mem.tot.memcpy.*" }, 0 },
-	{ "lat", { NULL }, 1 },
-	{ "rr", { "rr.tcp.1x1.rate", "rr.tcp.*.rate", "rr.*.rate" }, 0 },
-};
-
 int compare_in_family(const struct row *r)
 {
 	return !r->skip && !r->twin && !r->evidence;
@@ -263,25 +246,22 @@ static int candidate(const struct cmp *c, size_t i, const char *name)
 	return compare_in_family(r) && r->ab.have_p && !strcmp(r->a->m->applet, name);
 }
 
-/* The row that heads applet `name`, or NULL. */
+/* The row that heads applet `name`, or NULL: the first of its headline's
+ * keys ('*' as in fnmatch, also matching the '*' of --variants keys) that
+ * the runs have, in the applet's order of preference (core/applet.h);
+ * without a match its first row, or its last (lat: the largest size). */
 static struct row *find_headline(struct cmp *c, const char *name)
 {
-	size_t h, nrules = sizeof headlines / sizeof headlines[0];
-	int last = 0;
+	const struct bb_applet *a = bb_applet_find(name);
+	const struct bb_headline *h = a ? a->headline : NULL;
 	struct row *pick = NULL;
 
-	for (h = 0; h < nrules && strcmp(headlines[h].applet, name); h++)
-		;
-	if (h < nrules) {
-		last = headlines[h].last;
-		for (size_t k = 0; k < 4 && headlines[h].keys[k]; k++)
-			for (size_t i = 0; i < c->n; i++)
-				if (candidate(c, i, name) &&
-				    !fnmatch(headlines[h].keys[k], c->rows[i].a->key, 0))
-					return &c->rows[i];
-	}
+	for (size_t k = 0; h && k < 4 && h->keys[k]; k++)
+		for (size_t i = 0; i < c->n; i++)
+			if (candidate(c, i, name) && !fnmatch(h->keys[k], c->rows[i].a->key, 0))
+				return &c->rows[i];
 	for (size_t i = 0; i < c->n; i++)
-		if (candidate(c, i, name) && (!pick || last))
+		if (candidate(c, i, name) && (!pick || (h && h->last)))
 			pick = &c->rows[i];
 	return pick;
 }
@@ -429,7 +409,7 @@ static void add_run(struct bb_metrics *ms, const struct bb_rrun *run)
 	size_t from = ms->n;
 
 	bb_metrics_add_run(ms, run);
-	bb_metrics_add_totals(ms, from);
+	bb_metrics_derive(ms, from);
 }
 
 void compare_build(struct cmp_built *cb, const struct compare_opts *o, const struct bb_runs *A,

@@ -1,7 +1,9 @@
-/* toolopts.c - option parsing and help for `compare` and `report` (see
- * toolopts.h).  Bad usage exits 2 with one line, like every applet.  The
- * help texts are src/help/compare.txt and src/help/report.txt. */
+/* toolopts.c - compare's command line (see toolopts.h), and the pieces
+ * report's shares with it: the "--" between A and B, output files.  Bad
+ * usage exits 2 with one line, like every applet.  The help text is
+ * src/applets/compare/help.txt. */
 #include "applets/compare/toolopts.h"
+#include "core/applet.h"
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/help.h"
@@ -11,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+BB_HELP_TEXT(compare);
 
 /* Stands in for the "--" between the two sides while getopt runs: it is
  * not an option, so getopt keeps it in place among the operands. */
@@ -23,8 +27,6 @@ enum {
 	OPT_VARIANTS,
 	OPT_FILTER,
 	OPT_CSV,
-	OPT_SVG,
-	OPT_TITLE,
 	OPT_ALL,
 	OPT_ONLY,
 	OPT_BY,
@@ -32,8 +34,7 @@ enum {
 	OPT_MIXED_BOARDS,
 };
 
-/* A copy of argv with the first "--" replaced by side_mark. */
-static char **mark_sides(int argc, char **argv)
+char **tool_mark_sides(int argc, char **argv)
 {
 	char **args = bb_xcalloc((size_t)argc + 1, sizeof *args);
 	int marked = 0;
@@ -62,8 +63,7 @@ static double parse_threshold(const char *arg)
 	return pct / 100;
 }
 
-/* core/outfile.h says which files can be written; "-" is stdout. */
-static const char *output_file(const char *opt, const char *arg)
+const char *tool_output_file(const char *opt, const char *arg)
 {
 	char err[512];
 
@@ -92,7 +92,7 @@ static int compare_option(int opt, const char *arg, struct compare_opts *o)
 	case OPT_FAIL: o->fail_on_regression = 1; return 1;
 	case OPT_VARIANTS: o->variants = 1; return 1;
 	case OPT_FILTER: o->filter = arg; return 1;
-	case OPT_CSV: o->csv = output_file("--csv", arg); return 1;
+	case OPT_CSV: o->csv = tool_output_file("--csv", arg); return 1;
 	case OPT_ALL: o->all = 1; return 1;
 	case OPT_ONLY:
 		o->only = nonempty("--only", arg, "expected applet names, e.g. stream,ttcp");
@@ -104,7 +104,7 @@ static int compare_option(int opt, const char *arg, struct compare_opts *o)
 	}
 }
 
-static int find_mark(char **ops, int n)
+int tool_find_mark(char **ops, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (ops[i] == side_mark)
@@ -115,7 +115,7 @@ static int find_mark(char **ops, int n)
 /* Splits the operands into the two sides (or runs and two variants). */
 static void compare_operands(char **ops, int n, struct compare_opts *o)
 {
-	int mark = find_mark(ops, n);
+	int mark = tool_find_mark(ops, n);
 
 	if (o->by) {
 		if (o->variants || mark >= 0 || n < 1)
@@ -164,7 +164,7 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char **args = mark_sides(argc, argv);
+	char **args = tool_mark_sides(argc, argv);
 	int opt;
 
 	memset(o, 0, sizeof *o);
@@ -176,7 +176,7 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 		if (compare_option(opt, optarg, o))
 			continue;
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_COMPARE);
+			bb_help_print(&bb_help_compare);
 			exit(0);
 		}
 		bb_cli_bad(opt, args);
@@ -186,56 +186,8 @@ void compare_parse(int argc, char **argv, struct compare_opts *o)
 	compare_operands(args + optind, argc - optind, o);
 }
 
-void report_parse(int argc, char **argv, struct report_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "csv", required_argument, NULL, OPT_CSV },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "base", required_argument, NULL, OPT_BASE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char **args = mark_sides(argc, argv);
-	int opt, mark;
-
-	memset(o, 0, sizeof *o);
-	o->args = args;
-	o->title = "boardbench report";
-	bb_cli_begin();
-	while ((opt = getopt_long(argc, args, ":o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': o->out = output_file("--output", optarg); break;
-		case OPT_SVG:
-			if (!optarg[0])
-				bb_die_value("--svg", optarg, "expected a directory");
-			o->svg_dir = optarg;
-			break;
-		case OPT_CSV: o->csv = output_file("--csv", optarg); break;
-		case OPT_TITLE: o->title = optarg; break;
-		case OPT_BY:
-			if (!optarg[0])
-				bb_die_value("--by", optarg, "expected a label key");
-			o->by = optarg;
-			break;
-		case OPT_BASE: o->base = optarg; break;
-		case 'h': bb_help_print(BB_HELP_REPORT); exit(0);
-		default: bb_cli_bad(opt, args);
-		}
-	}
-	if (!o->out)
-		bb_die_usage("missing -o FILE: where to write the HTML report (see --help)");
-	if (o->base && !o->by)
-		bb_die_usage("--base needs --by KEY (see --help)");
-	if (optind >= argc)
-		bb_die_usage("expected results files or directories to report on (see --help)");
-	o->in = args + optind;
-	o->nin = argc - optind;
-	mark = find_mark(o->in, o->nin);
-	if (mark >= 0 && (o->by || mark == 0 || mark == o->nin - 1))
-		bb_die_usage(o->by ? "--by needs results files or directories, without -- (see --help)"
-				   : "'--' needs the runs of A before it and of B after it (see --help)");
-	o->nin_a = mark;
-}
+const struct bb_applet bb_applet_compare = {
+	.name = "compare",
+	.summary = "is B faster than A? per metric: change, interval, p, verdict; what else differed",
+	.main = compare_main,
+};

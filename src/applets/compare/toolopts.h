@@ -35,8 +35,21 @@ struct report_opts {
 	char **args;             /* the argv copy in points into (free it) */
 };
 
+/* The applets' mains: compare.c and report/report.c, or absent.c in a
+ * build without cJSON. */
+int compare_main(int argc, char **argv);
+int report_main(int argc, char **argv);
+
 /* Parse or exit: 0 after --help, 2 after one line for a bad option. */
 void compare_parse(int argc, char **argv, struct compare_opts *o);
-void report_parse(int argc, char **argv, struct report_opts *o);
+void report_parse(int argc, char **argv, struct report_opts *o);   /* report/report_opts.c */
+
+/* What the two command lines share: a copy of argv with the first "--"
+ * replaced by a mark getopt keeps among the operands; where that mark is
+ * among n operands (-1: none); an output file checked before the run as
+ * core/outfile.h says ("-" is stdout), or exit. */
+char **tool_mark_sides(int argc, char **argv);
+int tool_find_mark(char **ops, int n);
+const char *tool_output_file(const char *opt, const char *arg);
 
 #endif

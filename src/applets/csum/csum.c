@@ -5,7 +5,7 @@
  * with a "Total time".  Then a side-by-side comparison (ns per call, bytes
  * per core cycle or per counter tick, improvement over a baseline), and
  * the ip_fast_csum and checksum-and-copy variants.  Its --help is
- * src/help/csum.txt.
+ * src/applets/csum/help.txt.
  *
  * Modes: the default table; --latency (each result seeds the next call:
  * latency against throughput at 40 and 1500 bytes); --data FILE (the
@@ -14,21 +14,25 @@
  * the measured buffer.  This file holds the options, the choice of
  * variants, main and the quick profile; csum_applet.h lists the others.
  */
-#include "applets.h"
+#include "core/applet.h"
 #include "csum_applet.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/headline.h"
 #include "core/help.h"
 #include "core/parse.h"
 #include "core/progress.h"
+#include "core/stats.h"
 #include "core/stop.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+BB_HELP_TEXT(csum);
 
 static const size_t seed_sizes[] = { 16, 32, 64, 128, 256, 512, 1024, 2048, 4096 };
 static const size_t latency_sizes[] = { 40, 1500 };
@@ -217,7 +221,7 @@ static void parse_one(int opt, const char *arg, struct csum_opts *o)
 			bb_die_value("--offset", arg, "expected bytes >= 0");
 		o->offset = v;
 		break;
-	case 'h': bb_help_print(BB_HELP_CSUM); exit(0);
+	case 'h': bb_help_print(&bb_help_csum); exit(0);
 	}
 }
 
@@ -291,35 +295,48 @@ static void csum_list(void)
 			    csum_copy_variants[i].desc, csum_copy_variants[i].supported());
 }
 
-int csum_main(int argc, char **argv)
-{
+/* The applet's options with the plan made of them. */
+struct csum_args {
 	struct csum_opts o;
-	struct bb_cli cli = { 0 };
 	struct csum_plan plan;
-	struct bb_run *run;
+};
 
-	csum_defaults(&o);
-	csum_parse(argc, argv, &o, &cli);
-	if (o.list) {
+static void args_defaults(void *opts)
+{
+	csum_defaults(&((struct csum_args *)opts)->o);
+}
+
+static void args_parse(int argc, char **argv, void *opts, struct bb_cli *cli)
+{
+	csum_parse(argc, argv, &((struct csum_args *)opts)->o, cli);
+}
+
+/* --list answers at once; a bad --variant or --baseline exits 2 here,
+ * before anything is measured. */
+static int args_before(int argc, char **argv, void *opts, struct bb_cli *cli)
+{
+	struct csum_args *a = opts;
+
+	(void)argc, (void)argv, (void)cli;
+	if (a->o.list) {
 		csum_list();
 		return 0;
 	}
-	csum_plan_make(&plan, &o);   /* a bad --variant or --baseline exits 2 here */
-	run = bb_run_new(argc, argv);
-	bb_stop_install();
-	bb_progress_enable(1);
-	bb_calib_sample(run);
-	if (o.data)
-		csum_data_execute(run, &o, &plan);
-	else
-		csum_execute(run, &o, &plan);
-	bb_calib_finish(run);
-	return bb_cli_report(run, &cli);
+	csum_plan_make(&a->plan, &a->o);
+	return -1;
+}
+
+static struct bb_result *args_execute(struct bb_run *run, void *opts)
+{
+	const struct csum_args *a = opts;
+
+	return a->o.data ? csum_data_execute(run, &a->o, &a->plan)
+			 : csum_execute(run, &a->o, &a->plan);
 }
 
 /* The quick suite's profile: sizes 40, 1500 and 4096, 6 runs each (the first is warm-up), the
  * partial-sum variants only (well under a second on a PC). */
-struct bb_result *csum_quick(struct bb_run *run)
+static struct bb_result *csum_quick(struct bb_run *run)
 {
 	struct csum_opts o;
 	struct csum_plan plan;
@@ -333,3 +350,60 @@ struct bb_result *csum_quick(struct bb_run *run)
 	csum_plan_make(&plan, &o);
 	return csum_execute(run, &o, &plan);
 }
+
+/* ---- the applet ---- */
+
+/* The Total time of the portable C checksum, as compare derives it
+ * (csum_host.c, the Total it derives): round by round, the time
+ * per call of every length summed; the median over the rounds. */
+static void csum_lava(FILE *f, const struct bb_result *r)
+{
+	size_t n = 0, rounds = 0;
+	double *sum = NULL;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct bb_series *s = r->series[i];
+		double calls = bb_kv_getnum(&s->values, "calls", 0);
+		const double *x = bb_series_kept(s, &n);
+		if (strcmp(s->variant, "generic32") || strncmp(s->name, CSUM_BYTES, strlen(CSUM_BYTES)) ||
+		    strchr(s->name, ' ') || !(calls > 0))
+			continue;
+		if (!sum) {
+			rounds = n;
+			sum = bb_xcalloc(n ? n : 1, sizeof *sum);
+		}
+		if (n != rounds) {
+			free(sum);
+			return;              /* lengths with different rounds: no total */
+		}
+		for (size_t j = 0; j < n; j++)
+			sum[j] += x[j] / calls;
+	}
+	if (sum && rounds)
+		bb_lava_pass(f, "csum-total-generic32", bb_median(sum, rounds) * 1e9, "ns");
+	free(sum);
+}
+
+static void csum_lava_name(char *name, size_t len, const struct bb_result *r)
+{
+	(void)r;
+	snprintf(name, len, "csum-total-generic32");
+}
+
+static const struct bb_headline csum_headline = {
+	.keys = { "csum.total.generic32", "csum.total.*" },
+	.lava = csum_lava,
+	.lava_name = csum_lava_name,
+};
+
+const struct bb_applet bb_applet_csum = {
+	.name = "csum",
+	.summary = "Internet checksum (RFC 1071) variants: the kernel's checksum Bytes/Time/Avg table",
+	.opts_size = sizeof(struct csum_args),
+	.defaults = args_defaults,
+	.parse = args_parse,
+	.before = args_before,
+	.execute = args_execute,
+	.quick = csum_quick,
+	.headline = &csum_headline,
+};

@@ -5,6 +5,8 @@
  *                   against the reference, the results model
  *   csum_render.c   the classic report's text layout and the comparison, from the model
  *   csum_data.c     --data FILE: a file's checksum with every variant
+ *   csum_host.c     how compare and report read its series (built with the
+ *                   analysis engine only)
  */
 #ifndef BB_BENCH_CSUM_APPLET_H
 #define BB_BENCH_CSUM_APPLET_H
@@ -21,6 +23,15 @@
 #define CSUM_MAX_RUN 32
 #define CSUM_MAX_BENCH_OFFSET 63
 #define CSUM_DATA_CHUNK (64 * 1024)   /* even, so chained partial sums stay paired */
+
+/* The names of csum's series, spelt once for the code that makes them
+ * (csum_series_name, csum_measure.c) and the rules that read them back
+ * (csum_host.c): "[PREFIX ]bytes=N" (PREFIX "latency", "ip", "copy" or
+ * none), and the same name with CSUM_COUNTER after it for the ticks or
+ * cycles of the same samples. */
+#define CSUM_BYTES "bytes="
+#define CSUM_LATENCY "latency"
+#define CSUM_COUNTER " counter"
 
 struct csum_opts {
 	size_t sizes[CSUM_MAX_SIZES];

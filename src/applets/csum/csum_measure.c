@@ -189,7 +189,7 @@ static void cell_open(struct cell *k, struct bb_result *r, const struct bb_run *
 	double work = (double)k->j.len * (double)k->j.calls;
 
 	k->t = bb_result_add_series(r, name, variant, "s", work, "bytes");
-	snprintf(cname, sizeof cname, "%s counter", name);
+	snprintf(cname, sizeof cname, "%s" CSUM_COUNTER, name);
 	k->c = bb_result_add_series(r, cname, variant, run->cycles.unit, work, "bytes");
 	k->t->discard = k->c->discard = 1;
 }
@@ -347,7 +347,7 @@ static void measure_latency(struct bb_result *r, const struct bb_run *run,
 			size_t len = o->sizes[row / 2];
 			k->j = (struct job){ row % 2 ? JOB_CHAIN : JOB_SUM, p->sum[v]->fn, NULL, NULL,
 					     b->src, NULL, len, o->calls };
-			csum_series_name(name, sizeof name, row % 2 ? "latency" : "", len);
+			csum_series_name(name, sizeof name, row % 2 ? CSUM_LATENCY : "", len);
 			cell_open(k, r, run, name, p->sum[v]->name);
 		}
 	grid_measure(&g, o->reps);

@@ -49,7 +49,7 @@ static size_t size_nth(const struct bb_result *r, int i)
 
 void csum_series_name(char *buf, size_t len, const char *prefix, size_t bytes)
 {
-	snprintf(buf, len, "%s%sbytes=%zu", prefix, prefix[0] ? " " : "", bytes);
+	snprintf(buf, len, "%s%s" CSUM_BYTES "%zu", prefix, prefix[0] ? " " : "", bytes);
 }
 
 /* "bytes_per_cycle", "bytes_per_tick" or "bytes_per_ns" for this counter. */
@@ -226,7 +226,7 @@ static void render_section(FILE *f, const struct bb_result *r, const char *prefi
 		const struct bb_series *s = r->series[i];
 		size_t bytes = (size_t)bb_kv_getnum(&s->values, "bytes", 0);
 		char first[64];
-		if (strncmp(s->name, prefix, strlen(prefix)) != 0 || strstr(s->name, "counter") ||
+		if (strncmp(s->name, prefix, strlen(prefix)) != 0 || strstr(s->name, CSUM_COUNTER) ||
 		    !csum_list_nth(variants, 0, first, sizeof first) || strcmp(s->variant, first) != 0)
 			continue;
 		fprintf(f, "%-7zu", bytes);

@@ -2,8 +2,8 @@
  * keys every results file records under `system`, src/facts/facts.h), one
  * "key: value" line each in the order collected, or with --json one flat
  * JSON object.  BB_SYSROOT=DIR reads a fixture tree instead of the live
- * system (tests/fixtures/boards/).  Its --help is src/help/facts.txt. */
-#include "applets.h"
+ * system (tests/fixtures/boards/).  Its --help is src/applets/facts/help.txt. */
+#include "core/applet.h"
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/help.h"
@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+
+BB_HELP_TEXT(facts);
 
 static void print_text(const struct bb_kvlist *kv)
 {
@@ -30,7 +32,7 @@ static void print_json(const struct bb_kvlist *kv)
 	bb_json_obj_end(&j);
 }
 
-int facts_main(int argc, char **argv)
+static int facts_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -45,7 +47,7 @@ int facts_main(int argc, char **argv)
 		switch (opt) {
 		case 'j': json = 1; break;
 		case 'h':
-			bb_help_print(BB_HELP_FACTS);
+			bb_help_print(&bb_help_facts);
 			return 0;
 		default: bb_cli_bad(opt, argv);
 		}
@@ -59,3 +61,9 @@ int facts_main(int argc, char **argv)
 	bb_kv_free(&kv);
 	return 0;
 }
+
+const struct bb_applet bb_applet_facts = {
+	.name = "facts",
+	.summary = "what tells this board apart: device tree, SoC revision, CPU, kernel config",
+	.main = facts_main,
+};

@@ -2,7 +2,6 @@
  * or without cJSON: options are still checked as in a full build (--help
  * works, a bad option exits 2), then the applet says plainly what this
  * binary lacks and exits 1. */
-#include "applets.h"
 #include "applets/history/history.h"
 #include "core/error.h"
 

@@ -1,10 +1,11 @@
-/* histopts.c - the command line of `history` (src/help/history.txt):
+/* histopts.c - the command line of `history` (src/applets/history/help.txt):
  *   boardbench history VERB [DB] [OPERANDS] [options]
  * DB is an SQLite file or a postgresql:// URL, also given as --db DB;
  * without either it is results/history.sqlite.  Kept apart from the code
  * that uses a database so that a binary built without SQLite still
  * answers --help and refuses bad options exactly as a full one. */
 #include "applets/history/history.h"
+#include "core/applet.h"
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/help.h"
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+BB_HELP_TEXT(history);
 
 #define HIST_DEFAULT_DB "results/history.sqlite"
 
@@ -164,7 +167,7 @@ static void options(int argc, char **argv, const char *shortopts, struct hist_op
 		if (option(opt, optarg, o))
 			continue;
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_HISTORY);
+			bb_help_print(&bb_help_history);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);
@@ -196,3 +199,9 @@ void hist_parse(int argc, char **argv, struct hist_opts *o)
 	options(argc, argv, ":o:h", o);
 	operands(o, argv + optind, argc - optind, (int)v);
 }
+
+const struct bb_applet bb_applet_history = {
+	.name = "history",
+	.summary = "a lab's results in SQLite or PostgreSQL: change points, their causes, trends",
+	.main = history_main,
+};

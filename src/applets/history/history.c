@@ -5,7 +5,6 @@
  * database and hands the verb to its part: ingest.c (add), verbs.c
  * (list, show, changes), trend.c (report), bisect.c (bisect-script);
  * series.c reads the lab back and finds the change points. */
-#include "applets.h"
 #include "applets/history/history.h"
 #include "applets/history/schema.h"
 #include "core/error.h"

@@ -32,6 +32,9 @@ struct hist_opts {
 /* Parse or exit (0 after --help, 2 after one line for a bad option). */
 void hist_parse(int argc, char **argv, struct hist_opts *o);
 
+/* The applet's main: history.c, or absent.c in a build without SQLite. */
+int history_main(int argc, char **argv);
+
 /* Opens o->db and brings its schema up to date; exits 2 or 1 with one
  * line when it cannot. */
 struct hdb *hist_open(const struct hist_opts *o, enum hdb_mode mode);

@@ -423,7 +423,7 @@ static void add_run(struct adder *a, const struct bb_rrun *r, const char *src)
 		return;
 	}
 	bb_metrics_add_run(&ms, r);
-	bb_metrics_add_totals(&ms, 0);
+	bb_metrics_derive(&ms, 0);
 	k = kept_metrics(&ms, &nk);
 	if (!nk) {
 		bb_warn("%s: refused: no result with status ok holds a sample", src);

@@ -6,15 +6,16 @@
  * prints the median ns per load, then finds the plateaus of the curve
  * (core/plateau.c) and prints them as cache levels and memory next to what
  * sysfs claims.  Text is rendered from the results model by lat_render().
- * Its --help is src/help/lat.txt.
+ * Its --help is src/applets/lat/help.txt.
  */
-#include "applets.h"
+#include "core/applet.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/progress.h"
 #include "core/stop.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/headline.h"
 #include "core/help.h"
 #include "core/mathx.h"
 #include "core/pages.h"
@@ -30,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+
+BB_HELP_TEXT(lat);
 
 #define LAT_DEFAULT_MIN 1024u
 #define LAT_DEFAULT_MAX (256u * 1024 * 1024)
@@ -628,8 +631,10 @@ static void announce(const struct lat_plan *p, const struct lat_opts *o)
 		p->n);
 }
 
-static struct bb_result *lat_execute(struct bb_run *run, const struct lat_opts *o)
+static struct bb_result *lat_execute(struct bb_run *run, void *opts)
 {
+	const struct lat_opts *o = opts;
+
 	struct lat_plan p;
 	struct bb_pages buf;
 	struct bb_result *r;
@@ -722,8 +727,10 @@ static void parse_one(int opt, const char *arg, struct lat_opts *o)
 	}
 }
 
-static void lat_parse(int argc, char **argv, struct lat_opts *o, struct bb_cli *cli)
+static void lat_parse(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
+	struct lat_opts *o = opts;
+
 	static const struct option longopts[] = {
 		{ "min", required_argument, NULL, OPT_MIN },
 		{ "max", required_argument, NULL, OPT_MAX },
@@ -746,7 +753,7 @@ static void lat_parse(int argc, char **argv, struct lat_opts *o, struct bb_cli *
 			continue;
 		}
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_LAT);
+			bb_help_print(&bb_help_lat);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);
@@ -754,8 +761,10 @@ static void lat_parse(int argc, char **argv, struct lat_opts *o, struct bb_cli *
 	bb_cli_no_operands(argc, argv);
 }
 
-static void lat_defaults(struct lat_opts *o)
+static void lat_defaults(void *opts)
 {
+	struct lat_opts *o = opts;
+
 	memset(o, 0, sizeof *o);
 	o->ppd = LAT_DEFAULT_PPD;
 	o->samples = LAT_DEFAULT_SAMPLES;
@@ -764,26 +773,9 @@ static void lat_defaults(struct lat_opts *o)
 	o->max_follows_cache = 1;
 }
 
-int lat_main(int argc, char **argv)
-{
-	struct lat_opts o;
-	struct bb_cli cli = { 0 };
-	struct bb_run *run;
-
-	lat_defaults(&o);
-	lat_parse(argc, argv, &o, &cli);
-	run = bb_run_new(argc, argv);
-	bb_stop_install();
-	bb_progress_enable(1);
-	bb_calib_sample(run);
-	lat_execute(run, &o);
-	bb_calib_finish(run);
-	return bb_cli_report(run, &cli);
-}
-
 /* The quick suite's profile: the default curve, but only to 64 MiB (past
  * twice the last-level cache of most boards; about 4 s here). */
-struct bb_result *lat_quick(struct bb_run *run)
+static struct bb_result *lat_quick(struct bb_run *run)
 {
 	struct lat_opts o;
 
@@ -792,3 +784,37 @@ struct bb_result *lat_quick(struct bb_run *run)
 	o.max_follows_cache = 0;
 	return lat_execute(run, &o);
 }
+
+/* ---- the applet ---- */
+
+/* The latency at the largest working set measured: memory's. */
+static void lat_lava(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = r->n ? r->series[r->n - 1] : NULL;
+
+	if (s && s->work > 0)
+		bb_lava_pass(f, "lat-largest-set", bb_kept_median(s) / s->work * 1e9, "ns");
+}
+
+static void lat_lava_name(char *name, size_t len, const struct bb_result *r)
+{
+	(void)r;
+	snprintf(name, len, "lat-largest-set");
+}
+
+static const struct bb_headline lat_headline = {
+	.last = 1,   /* no key: the last metric, the largest working set */
+	.lava = lat_lava,
+	.lava_name = lat_lava_name,
+};
+
+const struct bb_applet bb_applet_lat = {
+	.name = "lat",
+	.summary = "memory latency by dependent-load chase; cache levels vs sysfs (ns per load)",
+	.opts_size = sizeof(struct lat_opts),
+	.defaults = lat_defaults,
+	.parse = lat_parse,
+	.execute = lat_execute,
+	.quick = lat_quick,
+	.headline = &lat_headline,
+};

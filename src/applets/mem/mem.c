@@ -6,14 +6,15 @@
  *
  * This file parses options and plans which variants and operations run;
  * mem_measure.c fills the results model and mem_render.c prints it.
- * Its --help is src/help/mem.txt.
+ * Its --help is src/applets/mem/help.txt.
  */
-#include "applets.h"
+#include "core/applet.h"
 #include "applets/mem/mem_applet.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
+#include "core/headline.h"
 #include "core/help.h"
 #include "core/parse.h"
 #include "core/progress.h"
@@ -21,6 +22,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+BB_HELP_TEXT(mem);
 
 #define REPEAT_DEFAULT 5
 #define REPEAT_QUICK 5   /* compare needs >= 5 samples a side */
@@ -224,8 +227,10 @@ static void add_estimates(struct bb_result *r, struct bb_run *run, size_t mark)
 	}
 }
 
-static struct bb_result *mem_execute(struct bb_run *run, const struct mem_opts *o)
+static struct bb_result *mem_execute(struct bb_run *run, void *opts)
 {
+	const struct mem_opts *o = opts;
+
 	struct mem_plan plan;
 	struct bb_result *r;
 	size_t mark = bb_calib_mark(run);
@@ -352,8 +357,10 @@ static void parse_mode(int argc, char **argv, struct mem_opts *o)
 	bb_die_value("mode", argv[optind], "expected tot, page or sweep");
 }
 
-static void mem_parse(int argc, char **argv, struct mem_opts *o, struct bb_cli *cli)
+static void mem_parse(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
+	struct mem_opts *o = opts;
+
 	static const struct option longopts[] = {
 		{ "variant", required_argument, NULL, OPT_VARIANT },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -374,7 +381,7 @@ static void mem_parse(int argc, char **argv, struct mem_opts *o, struct bb_cli *
 		if (bb_cli_common(opt, optarg, cli))
 			continue;
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_MEM);
+			bb_help_print(&bb_help_mem);
 			exit(0);
 		}
 		if (opt == '?' || opt == ':')
@@ -391,39 +398,33 @@ static void mem_parse(int argc, char **argv, struct mem_opts *o, struct bb_cli *
 			     (unsigned long long)o->min_size);
 }
 
-static void mem_defaults(struct mem_opts *o)
+static void mem_defaults(void *opts)
 {
+	struct mem_opts *o = opts;
+
 	memset(o, 0, sizeof *o);
 	o->mode = MEM_MODE_TOT;
 	o->repeat = 0;   /* the mode's default, once the mode is known */
 	o->min_size = SWEEP_MIN_DEFAULT;
 }
 
-int mem_main(int argc, char **argv)
+/* --list answers at once; -r's default follows the mode. */
+static int mem_before(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
-	struct mem_opts o;
-	struct bb_cli cli = { 0 };
-	struct bb_run *run;
+	struct mem_opts *o = opts;
 
-	mem_defaults(&o);
-	mem_parse(argc, argv, &o, &cli);
-	if (!o.repeat)
-		o.repeat = o.mode == MEM_MODE_TOT ? MEM_TOT_PASSES : REPEAT_DEFAULT;
-	if (o.list) {
+	(void)argc, (void)argv, (void)cli;
+	if (!o->repeat)
+		o->repeat = o->mode == MEM_MODE_TOT ? MEM_TOT_PASSES : REPEAT_DEFAULT;
+	if (o->list) {
 		mem_list();
 		return 0;
 	}
-	run = bb_run_new(argc, argv);
-	bb_stop_install();
-	bb_progress_enable(1);
-	bb_calib_sample(run);
-	mem_execute(run, &o);
-	bb_calib_finish(run);
-	return bb_cli_report(run, &cli);
+	return -1;
 }
 
 /* The quick suite: tot with every variant this CPU runs, 3 samples each. */
-struct bb_result *mem_quick(struct bb_run *run)
+static struct bb_result *mem_quick(struct bb_run *run)
 {
 	struct mem_opts o;
 
@@ -431,3 +432,38 @@ struct bb_result *mem_quick(struct bb_run *run)
 	o.repeat = REPEAT_QUICK;
 	return mem_execute(run, &o);
 }
+
+/* ---- the applet ---- */
+
+/* The tot_memcpy sweep with the C library's memcpy, its median. */
+static void mem_lava(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = bb_result_find(r, MEM_TOT_PREFIX "memcpy", "libc");
+
+	if (s)
+		bb_lava_pass(f, "mem-tot-memcpy-libc", bb_kept_median(s), s->unit);
+}
+
+static void mem_lava_name(char *name, size_t len, const struct bb_result *r)
+{
+	(void)r;
+	snprintf(name, len, "mem-tot-memcpy-libc");
+}
+
+static const struct bb_headline mem_headline = {
+	.keys = { "mem.tot.memcpy.libc", "mem.tot.memcpy.*" },
+	.lava = mem_lava,
+	.lava_name = mem_lava_name,
+};
+
+const struct bb_applet bb_applet_mem = {
+	.name = "mem",
+	.summary = "memcpy/memset/copy_page/clear_page variants: the kernel's tot_memcpy table",
+	.opts_size = sizeof(struct mem_opts),
+	.defaults = mem_defaults,
+	.parse = mem_parse,
+	.before = mem_before,
+	.execute = mem_execute,
+	.quick = mem_quick,
+	.headline = &mem_headline,
+};

@@ -1,6 +1,7 @@
-/* mem_applet.h - what the three files of the `mem` applet share: options
- * and the plan (mem.c), the measurements that fill the results model
- * (mem_measure.c) and the text rendered from it (mem_render.c). */
+/* mem_applet.h - what the files of the `mem` applet share: options and
+ * the plan (mem.c), the measurements that fill the results model
+ * (mem_measure.c), the text rendered from it (mem_render.c), and the names
+ * of its series, which the analysis engine reads back (mem_host.c). */
 #ifndef BB_MEM_APPLET_H
 #define BB_MEM_APPLET_H
 
@@ -11,6 +12,13 @@
 #include "kernels/mem.h"
 
 enum mem_mode { MEM_MODE_TOT, MEM_MODE_PAGE, MEM_MODE_SWEEP };
+
+/* The names of mem's series, spelt once for the code that makes them and
+ * the rules that read them back: tot "tot_OP" (tot_memcpy); page "OP STATE"
+ * (clear_page cold, copy_page hot); sweep "OP:BYTES" (memcpy:4096). */
+#define MEM_TOT_PREFIX "tot_"
+#define MEM_PAGE_SEP " "
+#define MEM_SWEEP_SEP ":"
 
 #define MEM_MAX_RUN 32
 #define MEM_MAX_SIZES 32   /* sweep --sizes */

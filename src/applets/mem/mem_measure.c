@@ -423,7 +423,7 @@ static void tot_page_row(struct bb_run *run, struct bb_result *r, const struct m
 	struct row w = { .run = run, .n = 0 };
 	char name[32];
 
-	snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
+	snprintf(name, sizeof name, MEM_TOT_PREFIX "%s", mem_op_name(op));
 	for (int i = 0; i < p->nrun; i++) {
 		if (!mem_variant_has(p->run[i], op))
 			continue;
@@ -447,7 +447,7 @@ static void tot_row(struct bb_run *run, struct bb_result *r, const struct mem_op
 	struct row w = { .run = run, .n = 0 };
 	char name[32];
 
-	snprintf(name, sizeof name, "tot_%s", mem_op_name(op));
+	snprintf(name, sizeof name, MEM_TOT_PREFIX "%s", mem_op_name(op));
 	for (int i = 0; i < p->nrun; i++) {
 		struct tot_ctx *c = &t[w.n];
 		if (!mem_variant_has(p->run[i], op))
@@ -537,7 +537,8 @@ static struct cell cold_cell(const struct bb_run *run, struct bb_result *r,
 {
 	char name[40];
 
-	snprintf(name, sizeof name, "%s %s", mem_op_name(c->op), use ? "cold+use" : "cold");
+	snprintf(name, sizeof name, "%s" MEM_PAGE_SEP "%s", mem_op_name(c->op),
+		 use ? "cold+use" : "cold");
 	c->order = a->order;
 	c->npages = a->npages;
 	c->use = use;
@@ -559,7 +560,7 @@ static void page_op(struct bb_run *run, struct bb_result *r, const struct mem_op
 	char name[40];
 	int n = 0;
 
-	snprintf(name, sizeof name, "%s hot", mem_op_name(op));
+	snprintf(name, sizeof name, "%s" MEM_PAGE_SEP "hot", mem_op_name(op));
 	for (int i = 0; i < p->nrun; i++) {
 		if (!mem_variant_has(p->run[i], op))
 			continue;
@@ -630,7 +631,7 @@ static struct cell sweep_cell(const struct bb_run *run, struct bb_result *r,
 	char name[48];
 
 	sweep_calibrate(run, c);
-	snprintf(name, sizeof name, "%s:%zu", mem_op_name(c->op), c->n);
+	snprintf(name, sizeof name, "%s" MEM_SWEEP_SEP "%zu", mem_op_name(c->op), c->n);
 	return (struct cell){ bb_result_add_series(r, name, c->v->name, "s",
 						   (double)c->n * (double)c->iters, "bytes"),
 			      sweep_pass, c, 0 };

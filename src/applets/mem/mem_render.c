@@ -52,9 +52,9 @@ static int row_names(const struct bb_result *r, char rows[][CELL], int max)
 	split_param(r, "ops", &ops);
 	for (int k = 0; k < ops.n; k++) {
 		if (!page && n < max)
-			snprintf(rows[n++], CELL, "tot_%s", ops.v[k]);
+			snprintf(rows[n++], CELL, MEM_TOT_PREFIX "%s", ops.v[k]);
 		for (int c = 0; page && c < 3 && n < max; c++)
-			snprintf(rows[n++], CELL, "%s %s", ops.v[k], cases[c]);
+			snprintf(rows[n++], CELL, "%s" MEM_PAGE_SEP "%s", ops.v[k], cases[c]);
 	}
 	return n;
 }

@@ -5,7 +5,8 @@
  * title, x value or bar group, legend); lat charts also mark the cache
  * levels each run found.  --svg writes each chart alone, --csv every
  * metric of every run. */
-#include "applets.h"
+#include "core/applet.h"
+#include "core/calib.h"
 #include "core/cli.h"
 #include "core/stats.h"
 #include "core/emit.h"
@@ -13,6 +14,7 @@
 #include "core/version.h"
 #include "applets/compare/compare.h"
 #include "analysis/differ.h"
+#include "analysis/host.h"
 #include "analysis/metrics.h"
 #include "applets/report/report_ab.h"
 #include "analysis/svg.h"
@@ -264,69 +266,59 @@ static char *y_label(const struct bb_metrics *ms, const char *id)
 	return bb_xstrdup(buf);
 }
 
-/* ---- cache levels on lat charts ---- */
+/* ---- marks: labelled lines an applet puts on its line charts ---- */
 
-static void add_level_marks(struct cbuild *c, const struct report *r, size_t run,
-			    const struct bb_rresult *res)
+/* The marks of one result (lat: the cache levels it found), each group's
+ * once, in the group's colour. */
+static void add_marks(struct cbuild *c, const struct report *r, size_t run,
+		      const struct bb_host *h, const struct bb_rresult *res)
 {
-	int levels = (int)fmin(fmax(bb_rkv_num(&res->params, "levels", 0), 0), 16);
+	double x[16];
+	const char *label[16];
+	size_t n = h->marks(res, x, label, 16), g = r->group[run];
 
-	for (int i = 1; i <= levels; i++) {
-		char key[64], label[320];
-		const char *name;
-		snprintf(key, sizeof key, "level%d_name", i);
-		name = bb_rkv_str(&res->params, key);
-		if (!name || strcmp(name, "memory") == 0)
-			continue;
-		/* a cliff the machine names no cache for (sysfs "") is not a level */
-		snprintf(key, sizeof key, "level%d_sysfs", i);
-		const char *sysfs = bb_rkv_str(&res->params, key);
-		if (sysfs && !sysfs[0])
-			continue;
-		size_t g = r->group[run], k;
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
 		for (k = 0; k < c->nmarks; k++)
-			if (c->marks[k].colour == (int)g && !strcmp(c->marks[k].label, name))
+			if (c->marks[k].colour == (int)g && !strcmp(c->marks[k].label, label[i]))
 				break;
 		if (k < c->nmarks)
 			continue;            /* this group has it already */
-		snprintf(key, sizeof key, "level%d_last_bytes", i);
-		snprintf(label, sizeof label, "%s", name);
 		c->marks = bb_xrealloc(c->marks, (c->nmarks + 1) * sizeof *c->marks);
-		c->marks[c->nmarks++] = (struct bb_chart_mark){
-			bb_rkv_num(&res->params, key, NAN), bb_xstrdup(label), (int)g };
+		c->marks[c->nmarks++] = (struct bb_chart_mark){ x[i], bb_xstrdup(label[i]), (int)g };
 	}
 }
 
-static void lat_marks(struct cbuild *c, const struct report *r)
+static void chart_marks(struct cbuild *c, const struct report *r, const struct bb_host *h)
 {
 	for (size_t run = 0; run < r->runs.n; run++)
 		for (size_t j = 0; j < r->runs.r[run].n; j++)
-			if (strcmp(r->runs.r[run].results[j].applet, "lat") == 0)
-				add_level_marks(c, r, run, &r->runs.r[run].results[j]);
+			if (strcmp(r->runs.r[run].results[j].applet, h->applet) == 0)
+				add_marks(c, r, run, h, &r->runs.r[run].results[j]);
 }
 
 /* ---- one chart ---- */
 
-/* A per-stream series ("stream0") where its run's result has one stream
- * only: the same number as its total. */
-static int lone_stream(const struct report *r, const struct bb_metric *m)
+/* A part of a total (one stream of ttcp's) where its run's result has
+ * one part only: the same number as its total. */
+static int lone_part(const struct report *r, const struct bb_metric *m)
 {
-	size_t streams = 0;
+	size_t parts = 0;
 
-	if (strncmp(m->legend, "stream", 6) != 0 || !m->legend[6])
+	if (!m->part)
 		return 0;
 	for (size_t i = 0; i < r->ms.n; i++) {
 		const struct bb_metric *o = &r->ms.m[i];
-		streams += o->run == m->run && o->result == m->result && !strcmp(o->chart, m->chart) &&
-			   !strcmp(o->category, m->category) && !strncmp(o->legend, "stream", 6);
+		parts += o->run == m->run && o->result == m->result && !strcmp(o->chart, m->chart) &&
+			 !strcmp(o->category, m->category) && o->part;
 	}
-	return streams < 2;
+	return parts < 2;
 }
 
 static int in_this(const struct cbuild *c, const struct report *r, const struct bb_metric *m)
 {
 	return charted(m, c->id) && (!c->legend || strcmp(m->legend, c->legend) == 0) &&
-	       !lone_stream(r, m);
+	       !lone_part(r, m);
 }
 
 /* The legends and groups a chart shows (counts of distinct ones). */
@@ -379,8 +371,9 @@ static void build_chart(struct cbuild *c, struct report *r, const char *id, cons
 			place(c, r, &r->ms.m[i], c->lines ? cap : c->ncat);
 	name_series(c, r);
 	c->ylabel = y_label(&r->ms, id);
-	if (strcmp(c->first->applet, "lat") == 0 && c->lines)
-		lat_marks(c, r);
+	const struct bb_host *h = bb_host_find(c->first->applet);
+	if (h && h->marks && c->lines)
+		chart_marks(c, r, h);
 }
 
 static void free_chart(struct cbuild *c)
@@ -543,18 +536,17 @@ static void meta_labels(FILE *f, const struct bb_rrun *run)
 }
 
 /* An applet of a run, and why it is not charted: cut by a signal, failed,
- * or (the "run" result of an interrupted suite) the applets never run. */
+ * or (a suite cut short: its params name them as not_run) the applets
+ * never run. */
 static void meta_applet(FILE *f, const struct bb_rresult *r)
 {
 	const char *not_run = bb_rkv_str(&r->params, "not_run");
 
 	bb_xml_text(f, r->applet);
-	if (strcmp(r->applet, "run") == 0) {
-		if (not_run) {
-			fputs(" (suite cut short; not run: ", f);
-			bb_xml_text(f, not_run);
-			fputs(")", f);
-		}
+	if (not_run) {
+		fputs(" (suite cut short; not run: ", f);
+		bb_xml_text(f, not_run);
+		fputs(")", f);
 	} else if (strcmp(r->status, "interrupted") == 0) {
 		fputs(" (interrupted: left out)", f);
 	} else if (strcmp(r->status, "ok") != 0) {
@@ -577,7 +569,7 @@ static void meta_calib(FILE *f, const struct bb_rrun *run)
 		const struct bb_rresult *r = &run->results[i];
 		const struct bb_rseries *s = r->n ? &r->series[0] : NULL;
 		struct bb_stats st;
-		if (strcmp(r->applet, "calib") != 0 || !s || !(s->work > 0) ||
+		if (strcmp(r->applet, BB_CALIB_APPLET) != 0 || !s || !(s->work > 0) ||
 		    bb_stats_compute(s->samples, s->n, &st) != 0)
 			continue;
 		fprintf(f, "%.3f (%.3f to %.3f over %zu samples)", 1e9 * st.median / s->work,
@@ -815,22 +807,19 @@ static void emit_chart(FILE *f, struct report *r, const char *id)
 	free(legends);
 }
 
-/* The order of the charts: the seeds' order, then any other applet. */
-static const char *const applet_order[] = { "stream", "mem", "csum", "lat", "ttcp" };
-
+/* An applet's place among the charts: its host's rank (the classic
+ * reports' order), then every other applet. */
 static int applet_rank(const char *applet)
 {
-	size_t n = sizeof applet_order / sizeof applet_order[0], i;
+	const struct bb_host *h = bb_host_find(applet);
 
-	for (i = 0; i < n && strcmp(applet_order[i], applet) != 0; i++)
-		;
-	return (int)i;
+	return h && h->chart_rank > 0 ? h->chart_rank : BB_CHART_RANK_LAST;
 }
 
 /* Chart ids by applet rank, then in the order they first appear. */
 static void charts(FILE *f, struct report *r)
 {
-	for (int rank = 0; rank <= (int)(sizeof applet_order / sizeof applet_order[0]); rank++)
+	for (int rank = 1; rank <= BB_CHART_RANK_LAST; rank++)
 		for (size_t i = 0; i < r->ms.n; i++) {
 			const struct bb_metric *m = &r->ms.m[i];
 			size_t j;
@@ -893,8 +882,7 @@ static void ts_series(struct tsbuild *b, const struct report *r, const struct bb
  * each run is one line (its total) in its own colour. */
 static int ts_left_out(const struct report *r, const struct bb_metric *m)
 {
-	return lone_stream(r, m) || (r->ngroups > 1 && !strncmp(m->legend, "stream", 6) &&
-				     m->legend[6]);
+	return lone_part(r, m) || (r->ngroups > 1 && m->part);
 }
 
 static void timeseries_chart(FILE *f, struct report *r, const char *id, size_t count)

@@ -7,21 +7,25 @@
  * overhead and the warm-up left out.  This file holds the options, the
  * results model and its text; the engine is src/applets/rr/rr_proto.c and rr_client.c,
  * the histogram and percentiles src/applets/rr/rr_hist.c.  Its --help is
- * src/help/rr.txt. */
-#include "applets.h"
+ * src/applets/rr/help.txt. */
+#include "core/applet.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/headline.h"
 #include "core/help.h"
 #include "core/parse.h"
 #include "core/stop.h"
 #include "applets/rr/rr_proto.h"
 
+#include <math.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+BB_HELP_TEXT(rr);
 
 #define RR_MAX_SECONDS 86400.0
 #define RR_DEFAULT_TIME_S 5.0
@@ -49,8 +53,10 @@ enum {
 
 /* ---- options ---- */
 
-static void defaults(struct rr_opts *o)
+static void defaults(void *opts)
 {
+	struct rr_opts *o = opts;
+
 	memset(o, 0, sizeof *o);
 	o->c.family = o->s.family = AF_UNSPEC;
 	o->c.port = o->s.port = BB_RR_DEFAULT_PORT;
@@ -195,8 +201,10 @@ static void check(struct rr_opts *o, int argc, char **argv)
 	o->c.pin = o->pin;
 }
 
-static void parse(int argc, char **argv, struct rr_opts *o, struct bb_cli *cli)
+static void parse(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
+	struct rr_opts *o = opts;
+
 	static const struct option longopts[] = {
 		{ "server", no_argument, NULL, 's' }, { "udp", no_argument, NULL, 'u' },
 		{ "request", required_argument, NULL, 'l' },
@@ -226,7 +234,7 @@ static void parse(int argc, char **argv, struct rr_opts *o, struct bb_cli *cli)
 		    long_opt(o, opt, optarg))
 			continue;
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_RR);
+			bb_help_print(&bb_help_rr);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);
@@ -288,7 +296,7 @@ static void render_latency(FILE *f, const struct bb_series *l)
 
 static void render_client(FILE *f, const struct bb_result *r)
 {
-	const struct bb_series *l = bb_result_find(r, "latency", NULL);
+	const struct bb_series *l = bb_result_find(r, BB_RR_SERIES_LATENCY, NULL);
 	int udp = strcmp(pstr(r, "protocol"), "udp") == 0;
 
 	fprintf(f, "rr-c: %s request/response with %s: %.0f-byte requests, %.0f-byte responses, "
@@ -316,7 +324,7 @@ static void render_client(FILE *f, const struct bb_result *r)
 
 static void rr_summary(FILE *f, const struct bb_result *r)
 {
-	const struct bb_series *l = bb_result_find(r, "latency", NULL);
+	const struct bb_series *l = bb_result_find(r, BB_RR_SERIES_LATENCY, NULL);
 
 	if (!l || !(vnum(l, "transactions") > 0)) {
 		fprintf(f, "rr       no result: %s\n", r->message ? r->message : "");
@@ -384,7 +392,7 @@ static void fill_params(struct bb_result *r, const struct rr_opts *o,
 static void fill_latency(struct bb_result *r, const struct bb_rr_client_result *cr,
 			 const struct rr_opts *o)
 {
-	struct bb_series *l = bb_result_add_series(r, "latency", "", "s", 0, "");
+	struct bb_series *l = bb_result_add_series(r, BB_RR_SERIES_LATENCY, "", "s", 0, "");
 	struct bb_rr_figures fg;
 	double el = cr->elapsed_s;
 
@@ -422,8 +430,8 @@ static void fill_histogram(struct bb_result *r, const struct bb_rr_hist *h)
 
 	if (!h->n)
 		return;
-	lo = bb_result_add_series(r, "histogram_lower", "", "s", 0, "");
-	n = bb_result_add_series(r, "histogram_count", "", "transactions", 0, "");
+	lo = bb_result_add_series(r, BB_RR_SERIES_HISTOGRAM "lower", "", "s", 0, "");
+	n = bb_result_add_series(r, BB_RR_SERIES_HISTOGRAM "count", "", "transactions", 0, "");
 	for (size_t i = 0; i < BB_RR_BUCKETS; i++) {
 		if (!h->count[i])
 			continue;
@@ -440,7 +448,7 @@ static void fill_intervals(struct bb_result *r, const struct bb_rr_client_result
 
 	if (!cr->nint)
 		return;
-	s = bb_result_add_series(r, "interval_transactions", "", "transactions", BB_RR_INTERVAL_S,
+	s = bb_result_add_series(r, BB_RR_SERIES_INTERVAL, "", "transactions", BB_RR_INTERVAL_S,
 				 "s");
 	for (size_t i = 0; i < cr->nint; i++)
 		bb_series_add(s, (double)cr->interval[i]);
@@ -518,7 +526,7 @@ static void loop_server_stop(struct loop_server *ls, struct bb_result *r)
 	atomic_store(&ls->stop, 1);
 	pthread_join(ls->thread, NULL);
 	close(ls->fd);
-	struct bb_series *l = (struct bb_series *)bb_result_find(r, "latency", NULL);
+	struct bb_series *l = (struct bb_series *)bb_result_find(r, BB_RR_SERIES_LATENCY, NULL);
 
 	if (!l)
 		return;
@@ -531,8 +539,10 @@ static void loop_server_stop(struct loop_server *ls, struct bb_result *r)
 
 /* ---- running ---- */
 
-static struct bb_result *client_execute(struct bb_run *run, struct rr_opts *o)
+static struct bb_result *client_execute(struct bb_run *run, void *opts)
 {
+	struct rr_opts *o = opts;
+
 	struct bb_result *r = bb_run_add_result(run, "rr");
 	struct bb_rr_client_result cr;
 	struct loop_server ls;
@@ -611,27 +621,22 @@ static int server_main(struct bb_run *run, struct rr_opts *o, struct bb_cli *cli
 	return rc ? BB_EXIT_FAIL : 0;
 }
 
-int rr_main(int argc, char **argv)
+/* -s: the server serves until a signal, with a run of its own for the
+ * results it keeps; the client goes on to the generic main. */
+static int rr_before(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
-	struct rr_opts o;
-	struct bb_cli cli = { 0 };
 	struct bb_run *run;
 
-	defaults(&o);
-	parse(argc, argv, &o, &cli);
+	if (!((struct rr_opts *)opts)->server)
+		return -1;
 	run = bb_run_new(argc, argv);
 	bb_stop_install();
-	if (o.server)
-		return server_main(run, &o, &cli);
-	bb_calib_sample(run);
-	client_execute(run, &o);
-	bb_calib_finish(run);
-	return bb_cli_report(run, &cli);
+	return server_main(run, opts, cli);
 }
 
 /* The quick suite's profile: TCP, 1-byte request and response, one in
  * flight, 2 s after a 0.25 s warm-up, against a server thread. */
-struct bb_result *rr_quick(struct bb_run *run)
+static struct bb_result *rr_quick(struct bb_run *run)
 {
 	struct rr_opts o;
 
@@ -642,3 +647,49 @@ struct bb_result *rr_quick(struct bb_run *run)
 	o.c.keep_max = RR_QUICK_KEEP;
 	return client_execute(run, &o);
 }
+
+/* ---- the applet ---- */
+
+/* "rr-tcp-1x1-rate", "-inflight4" before "-rate" when above 1. */
+static void rr_lava_name(char *name, size_t len, const struct bb_result *r)
+{
+	const struct bb_kv *proto = bb_kv_get(&r->params, "protocol");
+	double inflight = bb_kv_getnum(&r->params, "inflight", 1);
+
+	snprintf(name, len, "rr-%s-%.0fx%.0f", proto && proto->s ? proto->s : "tcp",
+		 bb_kv_getnum(&r->params, "request_bytes", 1),
+		 bb_kv_getnum(&r->params, "response_bytes", 1));
+	if (inflight > 1)
+		snprintf(name + strlen(name), len - strlen(name), "-inflight%.0f", inflight);
+	snprintf(name + strlen(name), len - strlen(name), "-rate");
+}
+
+/* The transactions per second rr printed (netperf's TCP_RR figure). */
+static void rr_lava(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = bb_result_find(r, BB_RR_SERIES_LATENCY, NULL);
+	char name[96];
+
+	rr_lava_name(name, sizeof name, r);
+	if (s)
+		bb_lava_pass(f, name, bb_kv_getnum(&s->values, "transactions_per_s", NAN),
+			     "transactions/s");
+}
+
+static const struct bb_headline rr_headline = {
+	.keys = { "rr.tcp.1x1.rate", "rr.tcp.*.rate", "rr.*.rate" },
+	.lava = rr_lava,
+	.lava_name = rr_lava_name,
+};
+
+const struct bb_applet bb_applet_rr = {
+	.name = "rr",
+	.summary = "request/response latency: transactions/s, p50..p99.9 (netperf TCP_RR/UDP_RR)",
+	.opts_size = sizeof(struct rr_opts),
+	.defaults = defaults,
+	.parse = parse,
+	.before = rr_before,
+	.execute = client_execute,
+	.quick = rr_quick,
+	.headline = &rr_headline,
+};

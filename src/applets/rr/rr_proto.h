@@ -43,6 +43,14 @@
 #define BB_RR_MIN_UDP_BYTES 8u                  /* the sequence number */
 #define BB_RR_MAX_INFLIGHT 256u
 #define BB_RR_MAX_WINDOW_BYTES (1u << 20)       /* TCP: in flight x (N + M) */
+/* The names of rr's series, spelt once for the code that makes them
+ * (rr.c) and the rules that read them back (rr_host.c): every
+ * transaction's latency, its histogram (histogram_lower, _count) and the
+ * transactions of each interval. */
+#define BB_RR_SERIES_LATENCY "latency"
+#define BB_RR_SERIES_HISTOGRAM "histogram_"
+#define BB_RR_SERIES_INTERVAL "interval_transactions"
+
 #define BB_RR_INTERVAL_S 0.1                    /* transactions counted per 100 ms */
 #define BB_RR_TICK_S 0.2                        /* how often a blocked call looks up */
 

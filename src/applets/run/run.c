@@ -5,9 +5,9 @@
  * results/<hostname>-<labels>-<UTC time>.json, never over an existing
  * file.  --repeat N runs the suite N times, each run a file of its own
  * (...-rK.json) that records which repetition it is, so that compare has
- * several runs a side to pool.  Its --help is src/help/run.txt, then the
+ * several runs a side to pool.  Its --help is src/applets/run/help.txt, then the
  * suite. */
-#include "applets.h"
+#include "core/applet.h"
 #include "buildinfo.h"
 #include "core/calib.h"
 #include "core/cli.h"
@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+
+BB_HELP_TEXT(run);
 
 struct run_opts {
 	const char *outdir;
@@ -123,10 +125,9 @@ static int in_list(const char *list, const char *name)
 
 static int is_quick(const char *name)
 {
-	for (const struct bb_applet *a = bb_applets; a->name; a++)
-		if (a->quick && strcmp(a->name, name) == 0)
-			return 1;
-	return 0;
+	const struct bb_applet *a = bb_applet_find(name);
+
+	return a && a->quick;
 }
 
 /* Every name in --only must be an applet of the suite. */
@@ -152,9 +153,9 @@ static void check_only(const char *list)
 static void print_suite(FILE *f)
 {
 	fputs("\nApplets in the quick suite:", f);
-	for (const struct bb_applet *a = bb_applets; a->name; a++)
-		if (a->quick)
-			fprintf(f, " %s", a->name);
+	for (size_t k = 0; bb_applets[k]; k++)
+		if (bb_applets[k]->quick)
+			fprintf(f, " %s", bb_applets[k]->name);
 	fputc('\n', f);
 }
 
@@ -204,7 +205,7 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			o->lava = optarg;
 			break;
 		case 'h':
-			bb_help_print(BB_HELP_RUN);
+			bb_help_print(&bb_help_run);
 			print_suite(stdout);
 			exit(0);
 		default: bb_cli_bad(opt, argv);
@@ -223,8 +224,8 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 static int count_quick(const char *only)
 {
 	int n = 0;
-	for (const struct bb_applet *a = bb_applets; a->name; a++)
-		n += a->quick && in_list(only, a->name);
+	for (size_t k = 0; bb_applets[k]; k++)
+		n += bb_applets[k]->quick && in_list(only, bb_applets[k]->name);
 	return n;
 }
 
@@ -258,7 +259,7 @@ static void note_skipped(struct bb_run *run, const char *name)
 		if (strcmp(run->results[i]->applet, "run") == 0)
 			r = run->results[i];
 	if (!r) {
-		r = bb_run_add_result(run, "run");
+		r = bb_run_add_span(run, "run");
 		bb_result_set_status(r, 1, "");
 	}
 	kv = bb_kv_get(&r->params, "not_run");
@@ -297,7 +298,8 @@ static int run_suite(struct bb_run *run, const struct run_opts *o, int k)
 	char rep[32];
 	const char *pre = rep_prefix(rep, sizeof rep, k, o->repeat);
 
-	for (const struct bb_applet *a = bb_applets; a->name; a++) {
+	for (size_t ai = 0; bb_applets[ai]; ai++) {
+		const struct bb_applet *a = bb_applets[ai];
 		if (!a->quick || !in_list(o->only, a->name))
 			continue;
 		if (bb_stopped()) {
@@ -539,7 +541,7 @@ static int write_run(struct bb_run *run, const struct bb_cli *cli, const struct 
  * parameter, not a label, so that compare pools the runs as one side. */
 static void note_repetition(struct bb_run *run, int k, int repeat)
 {
-	struct bb_result *r = bb_run_add_result(run, "run");
+	struct bb_result *r = bb_run_add_span(run, "run");
 	char msg[64];
 
 	bb_kv_int(&r->params, "repeat", k);
@@ -612,7 +614,7 @@ static void list_written(const struct written *w, int done, int repeat, double s
 		printf("  %s\n", w->path[i]);
 }
 
-int run_main(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
 	struct run_opts o = { "results", NULL, 0, 1, NULL };
 	struct bb_cli cli = { 0 };
@@ -638,3 +640,9 @@ int run_main(int argc, char **argv)
 	bb_cli_free(&cli);
 	return rc ? 1 : 0;
 }
+
+const struct bb_applet bb_applet_run = {
+	.name = "run",
+	.summary = "run every applet's quick profile; write results/<host>-<labels>-<UTC>.json",
+	.main = run_main,
+};

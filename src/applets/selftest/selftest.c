@@ -1,8 +1,8 @@
 /* selftest.c - the `selftest` applet: runs every correctness check the
  * kernel families register (every variant against a plain reference) and
  * exits non-zero if any fails.  Each family adds one row to the table.
- * Its --help is src/help/selftest.txt, then the list of checks. */
-#include "applets.h"
+ * Its --help is src/applets/selftest/help.txt, then the list of checks. */
+#include "core/applet.h"
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/help.h"
@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+BB_HELP_TEXT(selftest);
 
 struct selftest_row {
 	const char *name;
@@ -125,7 +127,7 @@ static long stream_selftest(FILE *f, int verbose)
 	return failed;
 }
 
-int selftest_main(int argc, char **argv)
+static int selftest_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
@@ -143,7 +145,7 @@ int selftest_main(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case 'o': only = optarg; break;
 		case 'h':
-			bb_help_print(BB_HELP_SELFTEST);
+			bb_help_print(&bb_help_selftest);
 			for (size_t i = 0; i < NSELFTESTS; i++)
 				printf("  %-10s %s\n", selftests[i].name, selftests[i].desc);
 			exit(0);
@@ -164,3 +166,9 @@ int selftest_main(int argc, char **argv)
 	printf("selftest: %s\n", failed ? "FAILED" : "all checks passed");
 	return failed ? 1 : 0;
 }
+
+const struct bb_applet bb_applet_selftest = {
+	.name = "selftest",
+	.summary = "check every supported kernel variant against a plain reference",
+	.main = selftest_main,
+};

@@ -7,14 +7,15 @@
  * come from the registry in kernels/stream_table.c; tuned ones (--tuned)
  * are printed as "tuned STREAM".  The text layout is rendered from the
  * results model by stream_render(), never printed from the timing loop.
- * Its --help is src/help/stream.txt.
+ * Its --help is src/applets/stream/help.txt.
  */
-#include "applets.h"
+#include "core/applet.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/emit.h"
 #include "core/error.h"
 #include "core/fpu.h"
+#include "core/headline.h"
 #include "core/help.h"
 #include "core/parse.h"
 #include "core/progress.h"
@@ -30,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+BB_HELP_TEXT(stream);
 
 #define STREAM_SCALAR 3.0
 #define STREAM_NKERNELS 4
@@ -481,8 +484,9 @@ static void announce(size_t n, double pass_s, int rounds)
 
 /* Runs STREAM into a new result of run; returns 0, or exits 1 on a
  * resource failure. */
-static struct bb_result *stream_execute(struct bb_run *run, struct stream_opts *o)
+static struct bb_result *stream_execute(struct bb_run *run, void *opts)
 {
+	struct stream_opts *o = opts;
 	struct stream_plan plan;
 	struct stream_arrays arr = { 0 };
 	struct bb_team team = { 0 };
@@ -554,8 +558,9 @@ static void stream_list(void)
 
 enum { OPT_PIN = BB_OPT_FIRST_APPLET, OPT_TUNED, OPT_VARIANT, OPT_LIST };
 
-static void stream_parse(int argc, char **argv, struct stream_opts *o, struct bb_cli *cli)
+static void stream_parse(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
+	struct stream_opts *o = opts;
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "ntimes", required_argument, NULL, 'N' },
@@ -594,45 +599,75 @@ static void stream_parse(int argc, char **argv, struct stream_opts *o, struct bb
 		case OPT_TUNED: o->tuned = 1; break;
 		case OPT_VARIANT: o->variants = optarg; break;
 		case OPT_LIST: o->list = 1; break;
-		case 'h': bb_help_print(BB_HELP_STREAM); exit(0);
+		case 'h': bb_help_print(&bb_help_stream); exit(0);
 		default: bb_cli_bad(opt, argv);
 		}
 	}
 	bb_cli_no_operands(argc, argv);
 }
 
-static void stream_defaults(struct stream_opts *o)
+static void stream_defaults(void *opts)
 {
+	struct stream_opts *o = opts;
+
 	memset(o, 0, sizeof *o);
 	o->ntimes = 10;
 }
 
-int stream_main(int argc, char **argv)
+/* --list answers at once; a run prints the table's header before it
+ * measures, as stream.c does. */
+static int stream_before(int argc, char **argv, void *opts, struct bb_cli *cli)
 {
-	struct stream_opts o;
-	struct bb_cli cli = { 0 };
-	struct bb_run *run;
+	const struct stream_opts *o = opts;
 
-	stream_defaults(&o);
-	stream_parse(argc, argv, &o, &cli);
-	if (o.list) {
+	(void)argc, (void)argv, (void)cli;
+	if (o->list) {
 		stream_list();
 		return 0;
 	}
-	run = bb_run_new(argc, argv);
-	bb_stop_install();
-	bb_progress_enable(1);
 	early_header = stdout;
-	bb_calib_sample(run);
-	stream_execute(run, &o);
-	bb_calib_finish(run);
-	return bb_cli_report(run, &cli);
+	return -1;
 }
 
-struct bb_result *stream_quick(struct bb_run *run)
+static struct bb_result *stream_quick(struct bb_run *run)
 {
 	struct stream_opts o;
 
 	stream_defaults(&o);
 	return stream_execute(run, &o);
 }
+
+/* ---- the applet ---- */
+
+/* STREAM's classic figure: Triad, the plain C variant, its median rate. */
+static void stream_lava(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = bb_series_of(r, "Triad", "c");
+
+	if (s)
+		bb_lava_pass(f, "stream-triad", bb_kept_median_rate(s) * 1e-6, "MB/s");
+}
+
+static void stream_lava_name(char *name, size_t len, const struct bb_result *r)
+{
+	(void)r;
+	snprintf(name, len, "stream-triad");
+}
+
+static const struct bb_headline stream_headline = {
+	.keys = { "stream.triad.c.bandwidth", "stream.triad.*.bandwidth" },
+	.lava = stream_lava,
+	.lava_name = stream_lava_name,
+};
+
+const struct bb_applet bb_applet_stream = {
+	.name = "stream",
+	.summary = "STREAM memory bandwidth: Copy, Scale, Add, Triad (MB = 10^6 bytes)",
+	.opts_size = sizeof(struct stream_opts),
+	.defaults = stream_defaults,
+	.parse = stream_parse,
+	.before = stream_before,
+	.execute = stream_execute,
+	.quick = stream_quick,
+	.headline = &stream_headline,
+};

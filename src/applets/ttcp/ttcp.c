@@ -3,13 +3,14 @@
  * also talks to iperf2 both ways and reports what modern tools report.
  * This file holds the options and their checks, main and the quick
  * profile; see ttcp_applet.h for the other parts.  Its --help is
- * src/help/ttcp.txt. */
-#include "applets.h"
+ * src/applets/ttcp/help.txt. */
+#include "core/applet.h"
 #include "ttcp_applet.h"
 #include "ttcp_server.h"
 #include "core/calib.h"
 #include "core/cli.h"
 #include "core/error.h"
+#include "core/headline.h"
 #include "core/help.h"
 #include "core/parse.h"
 #include "net/classic.h"
@@ -20,6 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+BB_HELP_TEXT(ttcp);
 
 #define TTCP_MAX_SECONDS 86400.0
 
@@ -242,7 +245,7 @@ static void parse(int argc, char **argv, struct ttcp_opts *o, struct bb_cli *cli
 		    modern_opt(o, opt, optarg))
 			continue;
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_TTCP);
+			bb_help_print(&bb_help_ttcp);
 			exit(0);
 		}
 		bb_cli_bad(opt, argv);
@@ -267,7 +270,7 @@ static int has_report(const struct ttcp_session *s)
 	return !(s->n == 1 && s->st[0]->udp && !s->st[0]->udp->going);
 }
 
-int ttcp_main(int argc, char **argv)
+static int ttcp_main(int argc, char **argv)
 {
 	struct ttcp_opts o;
 	struct bb_cli cli = { 0 };
@@ -296,3 +299,44 @@ int ttcp_main(int argc, char **argv)
 	bb_cli_free(&cli);
 	return rc ? BB_EXIT_FAIL : 0;
 }
+
+/* ---- the applet ---- */
+
+/* "ttcp-tcp-transmit", "-streams2" when above 1. */
+static void ttcp_lava_name(char *name, size_t len, const struct bb_result *r)
+{
+	const struct bb_kv *proto = bb_kv_get(&r->params, "protocol");
+	const struct bb_kv *role = bb_kv_get(&r->params, "role");
+	double streams = bb_kv_getnum(&r->params, "streams", 1);
+
+	snprintf(name, len, "ttcp-%s-%s", proto && proto->s ? proto->s : "tcp",
+		 role && role->s ? role->s : "transmit");
+	if (streams > 1)
+		snprintf(name + strlen(name), len - strlen(name), "-streams%.0f", streams);
+}
+
+/* The median throughput of the transfers. */
+static void ttcp_lava(FILE *f, const struct bb_result *r)
+{
+	const struct bb_series *s = bb_result_find(r, "transfer", "total");
+	char name[96];
+
+	ttcp_lava_name(name, sizeof name, r);
+	if (s && strcmp(s->work_unit, "bytes") == 0)
+		bb_lava_pass(f, name, s->work * 8 / bb_kept_median(s) * 1e-6, "Mbit/s");
+}
+
+static const struct bb_headline ttcp_headline = {
+	.keys = { "ttcp.tcp.transmit.throughput", "ttcp.tcp.receive.throughput",
+		  "ttcp.udp.*.throughput" },
+	.lava = ttcp_lava,
+	.lava_name = ttcp_lava_name,
+};
+
+const struct bb_applet bb_applet_ttcp = {
+	.name = "ttcp",
+	.summary = "TCP/UDP throughput: classic ttcp lines, iperf2 interoperable (Mbit = 2^20 bits)",
+	.main = ttcp_main,
+	.quick = ttcp_quick,
+	.headline = &ttcp_headline,
+};

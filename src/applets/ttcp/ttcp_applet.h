@@ -31,6 +31,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The names of ttcp's series, spelt once for the code that makes them
+ * (ttcp_model.c) and the rules that read them back (ttcp_host.c): a
+ * transfer per stream ("stream0", ..., or "udp0" for a UDP receiver's
+ * senders) and their "total"; the --interval reports interval_bytes, _rtt,
+ * _retrans, _cwnd and _end, per stream and in total. */
+#define TTCP_TRANSFER "transfer"
+#define TTCP_TOTAL "total"
+#define TTCP_STREAM "stream"
+#define TTCP_INTERVAL "interval_"
+
 #define TTCP_DEFAULT_PORT 5001
 #define TTCP_DEFAULT_BUFLEN 8192
 #define TTCP_DEFAULT_NBUF 2048
@@ -107,6 +117,9 @@ struct ttcp_session {
 	int listen_fd;                /* quick profile: opened by the caller, else -1 */
 	int sockbuf_warned;           /* the capped-buffer warning was printed */
 };
+
+/* ttcp_quick.c: the quick profile, a loopback transfer into run. */
+struct bb_result *ttcp_quick(struct bb_run *run);
 
 /* ttcp_tx.c / ttcp_rx.c: run a session; 0 when complete, 1 otherwise. */
 int ttcp_transmit(struct ttcp_session *s);

@@ -177,7 +177,7 @@ static void iv_add(struct ttcp_session *s, const char *name, const char *variant
 
 static void stream_name(char *buf, size_t len, int i)
 {
-	snprintf(buf, len, "stream%d", i);
+	snprintf(buf, len, TTCP_STREAM "%d", i);
 }
 
 static int is_tcp(const struct ttcp_session *s)
@@ -198,19 +198,19 @@ void ttcp_model_interval(struct ttcp_session *s, double from, double to)
 
 		bb_live_read(&t->x->live, &bytes, &calls);
 		stream_name(v, sizeof v, i);
-		iv_add(s, "interval_bytes", v, "bytes", (double)(bytes - t->iv_bytes));
+		iv_add(s, TTCP_INTERVAL "bytes", v, "bytes", (double)(bytes - t->iv_bytes));
 		total += bytes - t->iv_bytes;
 		t->iv_bytes = bytes;
 		if (is_tcp(s) && bb_tcpinfo_get(t->x->fd, &ti) == 0) {
-			iv_add(s, "interval_retrans", v, "segments",
+			iv_add(s, TTCP_INTERVAL "retrans", v, "segments",
 			       (double)(ti.total_retrans - t->iv_retrans));
-			iv_add(s, "interval_rtt", v, "s", ti.rtt_us * 1e-6);
-			iv_add(s, "interval_cwnd", v, "segments", ti.snd_cwnd);
+			iv_add(s, TTCP_INTERVAL "rtt", v, "s", ti.rtt_us * 1e-6);
+			iv_add(s, TTCP_INTERVAL "cwnd", v, "segments", ti.snd_cwnd);
 			t->iv_retrans = ti.total_retrans;
 		}
 	}
-	iv_add(s, "interval_bytes", "total", "bytes", (double)total);
-	iv_add(s, "interval_end", "total", "s", to);
+	iv_add(s, TTCP_INTERVAL "bytes", TTCP_TOTAL, "bytes", (double)total);
+	iv_add(s, TTCP_INTERVAL "end", TTCP_TOTAL, "s", to);
 	s->iv_count++;
 }
 
@@ -365,7 +365,7 @@ static void stream_values(struct ttcp_session *s, int i, double t0)
 	double real = x->n.t_end - x->n.t_start;
 
 	stream_name(name, sizeof name, i);
-	ser = series(s->r, "transfer", name, "s", (double)x->n.bytes, "bytes");
+	ser = series(s->r, TTCP_TRANSFER, name, "s", (double)x->n.bytes, "bytes");
 	bb_series_add(ser, real);
 	put_rates(&ser->values, (double)x->n.bytes, (double)x->n.calls, real);
 	bb_kv_num(&ser->values, "start_s", x->n.t_start - t0);
@@ -463,7 +463,7 @@ static void iperf2_reports(struct ttcp_session *s, struct bb_kvlist *total)
 		if (!x->srv_ok)
 			continue;
 		stream_name(name, sizeof name, i);
-		ser = series(s->r, "transfer", name, "s", 0, "bytes");
+		ser = series(s->r, TTCP_TRANSFER, name, "s", 0, "bytes");
 		bb_kv_num(&ser->values, "server_bytes", (double)x->srv.bytes);
 		bb_kv_num(&ser->values, "server_seconds", bb_iperf2_report_seconds(&x->srv));
 		bb_kv_int(&ser->values, "server_lost", x->srv.lost);
@@ -603,7 +603,7 @@ void ttcp_model_finish(struct ttcp_session *s)
 
 	sum_streams(s, &t);
 	real = t.t_end - t.t_start;
-	ser = series(s->r, "transfer", "total", "s", (double)t.bytes, "bytes");
+	ser = series(s->r, TTCP_TRANSFER, TTCP_TOTAL, "s", (double)t.bytes, "bytes");
 	bb_series_add(ser, real);
 	put_rates(&ser->values, (double)t.bytes, (double)t.calls, real);
 	if (t.acked > 0) {

@@ -9,7 +9,7 @@
  * (16 MiB each, at most 16 streams): what the loopback stack moves with
  * every CPU busy.  One stream often leaves CPUs idle, so it can miss what
  * takes a CPU away. */
-#include "applets.h"
+#include "core/applet.h"
 #include "ttcp_applet.h"
 #include "core/error.h"
 #include "core/stats.h"

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+BB_HELP_TEXT(ttcp_server);
+
 #define SRV_ACCEPT_BURST 64
 #define SRV_BACKOFF_MIN_S 0.05
 #define SRV_BACKOFF_MAX_S 1.0
@@ -182,7 +184,7 @@ static void parse(int argc, char **argv, struct srv_opts *o)
 			bb_die_usage("--server takes no -u: it serves the UDP tests that clients ask "
 				     "for (ttcp --to-server HOST -u)");
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_TTCP_SERVER);
+			bb_help_print(&bb_help_ttcp_server);
 			exit(0);
 		}
 		if (bb_cli_common(opt, optarg, &o->cli) || server_opt(o, opt, optarg))

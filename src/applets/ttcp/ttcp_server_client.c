@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+BB_HELP_TEXT(ttcp_client);
+
 #define CLI_ANSWER_S 10.0          /* the server answers each control step within */
 
 enum {
@@ -139,7 +141,7 @@ static void parse(int argc, char **argv, struct client *c)
 	bb_cli_begin();
 	while ((opt = getopt_long(argc, argv, ":tRul:n:p:b:Df:46h", longopts, NULL)) != -1) {
 		if (opt == 'h') {
-			bb_help_print(BB_HELP_TTCP_CLIENT);
+			bb_help_print(&bb_help_ttcp_client);
 			exit(0);
 		}
 		if (opt == 't')
