@@ -1,4 +1,4 @@
-/* sysinfo.h (facts) - reads the system's description every run records
+/* sysinfo.h - reads the system's description every run records
  * (core/sysinfo.h) through the facts root (facts/root.h), so that a
  * fixture tree (BB_SYSROOT) feeds it all. */
 #ifndef BB_FACTS_SYSINFO_H

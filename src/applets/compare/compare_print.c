@@ -75,7 +75,7 @@ static double pct(double ratio)
  * 1 vs 2 runs". */
 static void fmt_basis(char *buf, size_t len, const struct row *r)
 {
-	const char *unit = r->basis == BASIS_BOOTS ? "boot" : "run";
+	const char *unit = r->basis == BASIS_BOOTS ? "boot" : "run"; /* the word, not the applet */
 	size_t na = r->per_run ? r->ua : r->a->runs, nb = r->per_run ? r->ub : r->b->runs;
 
 	if (na == nb)

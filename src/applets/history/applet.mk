@@ -40,10 +40,10 @@ HIST_LACKS := $(if $(filter 0,$(HAVE_SQLITE)),SQLite (libsqlite3-dev))$(if $(fil
 $(info boardbench: no $(HIST_LACKS) for $(CC)$(if $(filter 1,$(STATIC)), -static): building WITHOUT the history applet)
 history_SRC := $(HIST_DIR)/absent.c $(HIST_DIR)/histopts.c
 $(BUILD)/$(HIST_DIR)/absent.o: XCFLAGS = -DBB_HIST_LACKS='"$(HIST_LACKS)"'
-UNIT_BIN := $(filter-out $(BUILD)/tests/test_history%,$(UNIT_BIN))
+UNIT_BIN := $(filter-out $(BUILD)/tests/applets/history/%,$(UNIT_BIN))
 endif
 $(BUILD)/$(HIST_DIR)/%.o: XCFLAGS = $(CJSON_CFLAGS) $(SQLITE_CFLAGS)
 $(BUILD)/$(HIST_DIR)/db_pg.o: XCFLAGS = $(PQ_CFLAGS)
 else
-UNIT_BIN := $(filter-out $(BUILD)/tests/test_history%,$(UNIT_BIN))
+UNIT_BIN := $(filter-out $(BUILD)/tests/applets/history/%,$(UNIT_BIN))
 endif

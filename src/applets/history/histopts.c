@@ -41,7 +41,7 @@ static const struct {
 	{ "list", 0, 0, "list [DB]" },
 	{ "show", 1, 1, "show [DB] METRIC [--board B] [--label K=V]" },
 	{ "changes", 0, 0, "changes [DB] [--since T]" },
-	{ "report", 0, 0, "report [DB] -o FILE" },
+	{ "report", 0, 0, "report [DB] -o FILE" }, /* the word, not the applet */
 	{ "bisect-script", 1, 1, "bisect-script [DB] METRIC [--board B] [--runs N] [-o FILE]" },
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
@@ -137,7 +137,7 @@ static void operands(struct hist_opts *o, char **ops, int n, int v)
 	o->npaths = n;
 	if (!strcmp(o->verb, "show") || !strcmp(o->verb, "bisect-script"))
 		o->metric = ops[0];
-	if (!strcmp(o->verb, "report") && !o->out)
+	if (!strcmp(o->verb, "report") && !o->out) /* the word, not the applet */
 		bb_die_usage("report: missing -o FILE, where to write the HTML page (see --help)");
 }
 

@@ -65,7 +65,7 @@ int history_main(int argc, char **argv)
 		rc = hist_show(db, &o);
 	else if (!strcmp(o.verb, "changes"))
 		rc = hist_changes(db, &o);
-	else if (!strcmp(o.verb, "report"))
+	else if (!strcmp(o.verb, "report")) /* the word, not the applet */
 		rc = hist_report(db, &o);
 	else
 		rc = hist_bisect(db, &o);

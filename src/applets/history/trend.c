@@ -175,7 +175,7 @@ static void trend_chart(FILE *f, const struct hist_lab *lab, const struct hist_s
 		{ "level of each segment", s->nruns, x, lv, NULL, NULL, 1, 1 },
 	};
 	snprintf(title, sizeof title, "%s on %s", m->key, lab->boards[s->board]);
-	struct bb_chart ch = { title, "run", m->disp_unit, NULL, 0, 0, 0, 0, ser, 2, mk, nm };
+	struct bb_chart ch = { title, "run", m->disp_unit, NULL, 0, 0, 0, 0, ser, 2, mk, nm }; /* the word, not the applet */
 	fprintf(f, "<figure>");
 	bb_svg_chart(f, &ch, 0);
 	fprintf(f, "<figcaption>%zu runs in %zu units (a boot's runs together where they record "

@@ -98,7 +98,7 @@ void hist_cp_json(struct bb_json *j, struct hdb *db, const struct hist_lab *lab,
 	bb_json_kstr(j, "board", lab->boards[s->board]);
 	bb_json_kstr(j, "metric", lab->metrics[s->metric].key);
 	bb_json_kstr(j, "unit", lab->metrics[s->metric].unit);
-	bb_json_kint(j, "run", (long long)hist_cp_run_number(lab, c));
+	bb_json_kint(j, "run", (long long)hist_cp_run_number(lab, c)); /* the word, not the applet */
 	bb_json_kint(j, "unit_index", (long long)c->cp.at + 1);
 	bb_json_kstr(j, "last_before", b->started);
 	bb_json_kstr(j, "first_after", a->started);
@@ -325,7 +325,7 @@ static void show_text_series(struct hdb *db, const struct hist_lab *lab, const s
 	if (!s->by_boot && s->npt && lab->runs[s->runs[0]].boot[0])
 		printf("  (runs as units: too few boots for a split of %zu a side; a change that "
 		       "needs a reboot cannot be told from one boot's luck)\n", lab->min_seg);
-	printf("  %4s  %-22s %-12s %14s\n", "run", "started", "boot", m->disp_unit);
+	printf("  %4s  %-22s %-12s %14s\n", "run", "started", "boot", m->disp_unit); /* the word, not the applet */
 	for (size_t u = 0; u < s->npt; u++) {
 		for (; next < end && lab->cps[next].cp.at <= u; next++)
 			if (lab->cps[next].confirmed && lab->cps[next].cp.at == u) {

@@ -442,7 +442,7 @@ void mem_render(FILE *f, const struct bb_result *r)
 void mem_summary(FILE *f, const struct bb_result *r)
 {
 	struct names cols;
-	const char *row = "tot_memcpy";
+	const char *row = MEM_TOT_PREFIX "memcpy";
 	const struct bb_series *base, *fast = NULL;
 
 	split_param(r, "variants", &cols);

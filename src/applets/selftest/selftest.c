@@ -27,9 +27,9 @@ struct selftest_row {
 static long stream_selftest(FILE *f, int verbose);
 
 static const struct selftest_row selftests[] = {
-	{ "stream", "STREAM kernels of every supported variant against plain C", stream_selftest },
-	{ "csum", "Internet checksum variants against a byte-at-a-time reference", csum_selftest },
-	{ "mem", "memory primitive variants: sizes 0..8192, alignments 0..63, guard pages",
+	{ "stream", "STREAM kernels of every supported variant against plain C", stream_selftest }, /* the word, not the applet */
+	{ "csum", "Internet checksum variants against a byte-at-a-time reference", csum_selftest }, /* the word, not the applet */
+	{ "mem", "memory primitive variants: sizes 0..8192, alignments 0..63, guard pages", /* the word, not the applet */
 	  mem_selftest },
 };
 

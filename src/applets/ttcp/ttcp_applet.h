@@ -38,7 +38,7 @@
  * _retrans, _cwnd and _end, per stream and in total. */
 #define TTCP_TRANSFER "transfer"
 #define TTCP_TOTAL "total"
-#define TTCP_STREAM "stream"
+#define TTCP_STREAM "stream" /* the word, not the applet */
 #define TTCP_INTERVAL "interval_"
 
 #define TTCP_DEFAULT_PORT 5001

@@ -390,7 +390,7 @@ static void interval_line(FILE *f, const struct bb_result *r, const char *varian
 	if (!strcmp(variant, "total"))
 		snprintf(label, sizeof label, "SUM");
 	else
-		snprintf(label, sizeof label, "%3s", variant + strlen("stream"));
+		snprintf(label, sizeof label, "%3s", variant + strlen(TTCP_STREAM));
 	fprintf(f, "%s: [%s] %7.2f-%7.2f sec  %10.2f %s  %s/sec", who(r), label, from, to,
 		bb_ttcp_fmt_scale(c >= 'a' ? c - 'a' + 'A' : c, bytes),
 		bb_ttcp_fmt_unit(c >= 'a' ? c - 'a' + 'A' : c), rate);
