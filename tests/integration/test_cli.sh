@@ -153,3 +153,22 @@ for a in $applets; do
 	grep -q "usage: boardbench $a" "$TMPD/out" && [ ! -s "$TMPD/err" ]
 	tap $? "boardbench $a --help prints its usage on stdout"
 done
+
+# ---- ttcp: one option table, three modes ----
+# An option of another mode is named with the mode that does not take it,
+# as it was typed (a long option's value as a word of its own, or after =).
+if echo "$applets" | grep -qx ttcp; then
+	while IFS='|' read -r args opt mode; do
+		# shellcheck disable=SC2086
+		expect_exit 2 "ttcp $args: refused" -- $BB ttcp $args
+		[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -qF -- "$opt does not apply to $mode" "$TMPD/err"
+		tap $? "  ... in one line naming $opt and $mode"
+	done <<'EOT'
+-t -R localhost|-R|classic ttcp
+-r -s --max-conns 3|--max-conns|classic ttcp
+-r --server --rate 1M|--rate|the server
+-r --server -l8192|-l|the server
+--to-server h --max-tests=3|--max-tests|the server's client
+--to-server h -A 8|-A|the server's client
+EOT
+fi

@@ -26,12 +26,6 @@ BB_HELP_TEXT(ttcp);
 
 #define TTCP_MAX_SECONDS 86400.0
 
-enum {
-	OPT_TIME = BB_OPT_FIRST_APPLET, OPT_STREAMS, OPT_INTERVAL, OPT_BIND, OPT_ZEROCOPY,
-	OPT_RATE, OPT_GSO, OPT_GRO, OPT_CONNECT_TIMEOUT, OPT_IDLE_TIMEOUT, OPT_ACCEPT_TIMEOUT,
-	OPT_READ_SIZE, OPT_RCVLOWAT, OPT_IPERF2,
-};
-
 static void defaults(struct ttcp_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -110,30 +104,30 @@ static int classic_opt(struct ttcp_opts *o, int opt, const char *arg, int *roles
 static int modern_opt(struct ttcp_opts *o, int opt, const char *arg)
 {
 	switch (opt) {
-	case OPT_TIME: o->time_s = seconds_arg("--time", arg, 1e-3); return 1;
-	case OPT_STREAMS:
+	case TO_TIME: o->time_s = seconds_arg("--time", arg, 1e-3); return 1;
+	case TO_STREAMS:
 		o->streams = (int)bb_size_arg("--streams", arg, 1, BB_MAX_STREAMS, "expected 1..64");
 		return 1;
-	case OPT_INTERVAL: o->interval_s = seconds_arg("--interval", arg, 0.01); return 1;
-	case OPT_BIND: bind_arg(o, arg); return 1;
-	case OPT_ZEROCOPY: zerocopy_arg(o, arg); return 1;
-	case OPT_RATE:
+	case TO_INTERVAL: o->interval_s = seconds_arg("--interval", arg, 0.01); return 1;
+	case TO_BIND: bind_arg(o, arg); return 1;
+	case TO_ZEROCOPY: zerocopy_arg(o, arg); return 1;
+	case TO_RATE:
 		if (bb_parse_rate(arg, &o->rate_bps))
 			bb_die_value("--rate", arg, "expected bits/s > 0, e.g. 100M (k/M/G = 10^3/6/9)");
 		return 1;
-	case OPT_GSO: o->gso = 1; return 1;
-	case OPT_GRO: o->gro = 1; return 1;
-	case OPT_CONNECT_TIMEOUT: o->connect_timeout_s = seconds_arg("--connect-timeout", arg, 1e-3); return 1;
-	case OPT_IDLE_TIMEOUT: o->idle_timeout_s = seconds_arg("--idle-timeout", arg, 1e-3); return 1;
-	case OPT_ACCEPT_TIMEOUT: o->accept_timeout_s = seconds_arg("--accept-timeout", arg, 0); return 1;
-	case OPT_READ_SIZE:
+	case TO_GSO: o->gso = 1; return 1;
+	case TO_GRO: o->gro = 1; return 1;
+	case TO_CONNECT_TIMEOUT: o->connect_timeout_s = seconds_arg("--connect-timeout", arg, 1e-3); return 1;
+	case TO_IDLE_TIMEOUT: o->idle_timeout_s = seconds_arg("--idle-timeout", arg, 1e-3); return 1;
+	case TO_ACCEPT_TIMEOUT: o->accept_timeout_s = seconds_arg("--accept-timeout", arg, 0); return 1;
+	case TO_READ_SIZE:
 		o->read_size = bb_size_arg("--read-size", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
 		return 1;
-	case OPT_RCVLOWAT:
+	case TO_RCVLOWAT:
 		o->rcvlowat = bb_size_arg("--rcvlowat", arg, 1, TTCP_MAX_BUFLEN, "expected bytes 1..64M");
 		o->rcvlowat_given = 1;
 		return 1;
-	case OPT_IPERF2:
+	case TO_IPERF2:
 		o->iperf2 = 1;
 		return 1;
 	}
@@ -213,34 +207,10 @@ static void check(struct ttcp_opts *o, int roles, int argc, char **argv)
 
 static void parse(int argc, char **argv, struct ttcp_opts *o, struct bb_cli *cli)
 {
-	static const struct option longopts[] = {
-		{ "transmit", no_argument, NULL, 't' }, { "receive", no_argument, NULL, 'r' },
-		{ "udp", no_argument, NULL, 'u' }, { "buflen", required_argument, NULL, 'l' },
-		{ "nbuf", required_argument, NULL, 'n' }, { "port", required_argument, NULL, 'p' },
-		{ "sockbuf", required_argument, NULL, 'b' }, { "align", required_argument, NULL, 'A' },
-		{ "offset", required_argument, NULL, 'O' }, { "nodelay", no_argument, NULL, 'D' },
-		{ "sink", no_argument, NULL, 's' }, { "format", required_argument, NULL, 'f' },
-		{ "verbose", no_argument, NULL, 'v' }, { "touch", no_argument, NULL, 'T' },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "streams", required_argument, NULL, OPT_STREAMS },
-		{ "interval", required_argument, NULL, OPT_INTERVAL },
-		{ "bind", required_argument, NULL, OPT_BIND },
-		{ "zerocopy", optional_argument, NULL, OPT_ZEROCOPY },
-		{ "rate", required_argument, NULL, OPT_RATE },
-		{ "gso", no_argument, NULL, OPT_GSO }, { "gro", no_argument, NULL, OPT_GRO },
-		{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
-		{ "idle-timeout", required_argument, NULL, OPT_IDLE_TIMEOUT },
-		{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
-		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
-		{ "rcvlowat", required_argument, NULL, OPT_RCVLOWAT },
-		{ "iperf2", no_argument, NULL, OPT_IPERF2 },
-		BB_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt, roles = 0;
 
 	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, ":trul:n:p:b:A:O:Dsf:vT46h", longopts, NULL)) != -1) {
+	while ((opt = ttcp_getopt(argc, argv, TTCP_MODE_CLASSIC)) != -1) {
 		if (bb_cli_common(opt, optarg, cli) || classic_opt(o, opt, optarg, &roles) ||
 		    modern_opt(o, opt, optarg))
 			continue;

@@ -19,6 +19,7 @@
 #ifndef BB_BENCH_TTCP_APPLET_H
 #define BB_BENCH_TTCP_APPLET_H
 
+#include "core/cli.h"
 #include "core/results.h"
 #include "net/cpuacct.h"
 #include "net/sock.h"
@@ -117,6 +118,23 @@ struct ttcp_session {
 	int listen_fd;                /* quick profile: opened by the caller, else -1 */
 	int sockbuf_warned;           /* the capped-buffer warning was printed */
 };
+
+/* ttcp_opts.c: the one option table of ttcp's three modes.  The codes
+ * of its long-only options; getopt_long's next option of a mode (opt as
+ * getopt_long gives it, '?' or ':' for a bad one, -1 at the end), or one
+ * line and exit 2 for an option of another mode. */
+enum ttcp_opt {
+	TO_TIME = BB_OPT_FIRST_APPLET, TO_STREAMS, TO_INTERVAL, TO_BIND, TO_ZEROCOPY, TO_RATE,
+	TO_GSO, TO_GRO, TO_CONNECT_TIMEOUT, TO_IDLE_TIMEOUT, TO_ACCEPT_TIMEOUT, TO_READ_SIZE,
+	TO_RCVLOWAT, TO_IPERF2,
+	TO_SERVER, TO_MAX_TESTS, TO_MAX_CONNS, TO_MAX_STREAMS, TO_HANDSHAKE, TO_MIN_RATE,
+	TO_RATE_WINDOW, TO_MAX_UDP_RATE, TO_ALLOW, TO_KEY, TO_JSON_DIR,
+	TO_TO_SERVER, TO_BIDIR,
+};
+#define TTCP_MODE_CLASSIC 1u
+#define TTCP_MODE_SERVER 2u
+#define TTCP_MODE_CLIENT 4u
+int ttcp_getopt(int argc, char **argv, unsigned mode);
 
 /* ttcp_quick.c: the quick profile, a loopback transfer into run. */
 struct bb_result *ttcp_quick(struct bb_run *run);

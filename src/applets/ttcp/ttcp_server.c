@@ -34,12 +34,6 @@ BB_HELP_TEXT(ttcp_server);
 #define SRV_BACKOFF_MAX_S 1.0
 #define SRV_EVICT_S 0.2             /* silent this long: the first to go at the cap */
 
-enum {
-	SO_SERVER = BB_OPT_FIRST_APPLET, SO_BIND, SO_READ_SIZE, SO_MAX_TESTS, SO_MAX_CONNS,
-	SO_MAX_STREAMS, SO_HANDSHAKE, SO_IDLE, SO_MIN_RATE, SO_RATE_WINDOW, SO_ALLOW, SO_KEY,
-	SO_JSON_DIR, SO_MAX_UDP_RATE,
-};
-
 void srv_note(const char *fmt, ...)
 {
 	va_list ap;
@@ -116,73 +110,47 @@ static void dir_arg(struct srv_opts *o, const char *arg)
 static int server_opt(struct srv_opts *o, int opt, const char *arg)
 {
 	switch (opt) {
-	case SO_SERVER: case 'r': return 1;
+	case TO_SERVER: case 'r': return 1;
 	case 'p': o->base.port = (unsigned)bb_size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
 	case '4': o->base.family = AF_INET; return 1;
 	case '6': o->base.family = AF_INET6; return 1;
 	case 'b': o->base.sockbuf = (int)bb_size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
 	case 'D': o->base.nodelay = 1; return 1;
-	case SO_BIND: o->base.bind = arg; return 1;
-	case SO_READ_SIZE:
+	case TO_BIND: o->base.bind = arg; return 1;
+	case TO_READ_SIZE:
 		o->base.read_size = bb_size_arg("--read-size", arg, 1, 16u << 20, "expected bytes 1..16M");
 		return 1;
-	case SO_MAX_TESTS: o->max_tests = (int)bb_size_arg("--max-tests", arg, 1, 64, "expected 1..64"); return 1;
-	case SO_MAX_CONNS: o->max_conns = (int)bb_size_arg("--max-conns", arg, 1, 4096, "expected 1..4096"); return 1;
-	case SO_MAX_STREAMS:
+	case TO_MAX_TESTS: o->max_tests = (int)bb_size_arg("--max-tests", arg, 1, 64, "expected 1..64"); return 1;
+	case TO_MAX_CONNS: o->max_conns = (int)bb_size_arg("--max-conns", arg, 1, 4096, "expected 1..4096"); return 1;
+	case TO_MAX_STREAMS:
 		o->max_streams = (int)bb_size_arg("--max-streams", arg, 1, BB_MAX_STREAMS, "expected 1..64");
 		return 1;
-	case SO_HANDSHAKE: o->handshake_s = secs_arg("--handshake-timeout", arg, 0.01); return 1;
-	case SO_IDLE: o->idle_s = secs_arg("--idle-timeout", arg, 0.01); return 1;
-	case SO_MIN_RATE:
+	case TO_HANDSHAKE: o->handshake_s = secs_arg("--handshake-timeout", arg, 0.01); return 1;
+	case TO_IDLE_TIMEOUT: o->idle_s = secs_arg("--idle-timeout", arg, 0.01); return 1;
+	case TO_MIN_RATE:
 		if (strcmp(arg, "0") == 0)
 			o->min_rate_bps = 0;
 		else if (bb_parse_rate(arg, &o->min_rate_bps))
 			bb_die_value("--min-rate", arg, "expected bits/s, e.g. 64k, or 0");
 		return 1;
-	case SO_RATE_WINDOW: o->rate_window_s = secs_arg("--rate-window", arg, 0.1); return 1;
-	case SO_MAX_UDP_RATE:
+	case TO_RATE_WINDOW: o->rate_window_s = secs_arg("--rate-window", arg, 0.1); return 1;
+	case TO_MAX_UDP_RATE:
 		if (bb_parse_rate(arg, &o->max_udp_bps))
 			bb_die_value("--max-udp-rate", arg, "expected bits/s > 0, e.g. 100M");
 		return 1;
-	case SO_ALLOW: allow_arg(o, arg); return 1;
-	case SO_KEY: key_arg(o, arg); return 1;
-	case SO_JSON_DIR: dir_arg(o, arg); return 1;
+	case TO_ALLOW: allow_arg(o, arg); return 1;
+	case TO_KEY: key_arg(o, arg); return 1;
+	case TO_JSON_DIR: dir_arg(o, arg); return 1;
 	}
 	return 0;
 }
 
 static void parse(int argc, char **argv, struct srv_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "server", no_argument, NULL, SO_SERVER }, { "receive", no_argument, NULL, 'r' },
-		{ "port", required_argument, NULL, 'p' }, { "sockbuf", required_argument, NULL, 'b' },
-		{ "nodelay", no_argument, NULL, 'D' }, { "bind", required_argument, NULL, SO_BIND },
-		{ "read-size", required_argument, NULL, SO_READ_SIZE },
-		{ "max-tests", required_argument, NULL, SO_MAX_TESTS },
-		{ "max-conns", required_argument, NULL, SO_MAX_CONNS },
-		{ "max-streams", required_argument, NULL, SO_MAX_STREAMS },
-		{ "handshake-timeout", required_argument, NULL, SO_HANDSHAKE },
-		{ "idle-timeout", required_argument, NULL, SO_IDLE },
-		{ "min-rate", required_argument, NULL, SO_MIN_RATE },
-		{ "rate-window", required_argument, NULL, SO_RATE_WINDOW },
-		{ "max-udp-rate", required_argument, NULL, SO_MAX_UDP_RATE },
-		{ "allow", required_argument, NULL, SO_ALLOW }, { "key", required_argument, NULL, SO_KEY },
-		{ "json-dir", required_argument, NULL, SO_JSON_DIR },
-		{ "label", required_argument, NULL, BB_OPT_LABEL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, roles = 0;
+	int opt;
 
 	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, ":rtp:b:D46uh", longopts, NULL)) != -1) {
-		if (opt == 'r')
-			roles |= 2;
-		if (opt == 't')
-			bb_die_usage("--server receives and serves: give -r, not -t (see --help)");
-		if (opt == 'u')
-			bb_die_usage("--server takes no -u: it serves the UDP tests that clients ask "
-				     "for (ttcp --to-server HOST -u)");
+	while ((opt = ttcp_getopt(argc, argv, TTCP_MODE_SERVER)) != -1) {
 		if (opt == 'h') {
 			bb_help_print(&bb_help_ttcp_server);
 			exit(0);
@@ -191,7 +159,6 @@ static void parse(int argc, char **argv, struct srv_opts *o)
 			continue;
 		bb_cli_bad(opt, argv);
 	}
-	(void)roles;
 	bb_cli_no_operands(argc, argv);
 }
 

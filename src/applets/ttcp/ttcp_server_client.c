@@ -28,11 +28,6 @@ BB_HELP_TEXT(ttcp_client);
 
 #define CLI_ANSWER_S 10.0          /* the server answers each control step within */
 
-enum {
-	CO_TO_SERVER = BB_OPT_FIRST_APPLET, CO_BIDIR, CO_TIME, CO_STREAMS, CO_KEY,
-	CO_CONNECT_TIMEOUT, CO_IDLE_TIMEOUT, CO_RATE,
-};
-
 struct client {
 	struct ttcp_opts base;
 	int direction;
@@ -68,16 +63,16 @@ static int client_opt(struct client *c, int opt, const char *arg)
 	char err[200];
 
 	switch (opt) {
-	case 't': case CO_TO_SERVER: if (arg) o->host = arg; return 1;
+	case 't': case TO_TO_SERVER: if (arg) o->host = arg; return 1;
 	case 'R': c->direction = BB_CTL_TO_CLIENT; return 1;
-	case CO_BIDIR: c->direction = BB_CTL_BOTH; return 1;
+	case TO_BIDIR: c->direction = BB_CTL_BOTH; return 1;
 	case 'l': o->buflen = bb_size_arg("-l", arg, 1, SRV_MAX_WRITE, "expected bytes 1..1M"); return 1;
 	case 'n': o->nbuf = bb_size_arg("-n", arg, 1, 1ull << 40, "expected a count 1..2^40"); return 1;
 	case 'p': o->port = (unsigned)bb_size_arg("-p", arg, 1, 65535, "expected a port 1..65535"); return 1;
 	case 'b': o->sockbuf = (int)bb_size_arg("-b", arg, 1, 1u << 30, "expected bytes 1..1G"); return 1;
 	case 'D': o->nodelay = 1; return 1;
 	case 'u': o->udp = 1; return 1;
-	case CO_RATE:
+	case TO_RATE:
 		if (bb_parse_rate(arg, &o->rate_bps))
 			bb_die_value("--rate", arg, "expected bits/s > 0, e.g. 100M (k/M/G = 10^3/6/9)");
 		return 1;
@@ -88,11 +83,11 @@ static int client_opt(struct client *c, int opt, const char *arg)
 			bb_die_value("-f", arg, "expected one of k K m M g G");
 		o->fmt = arg[0];
 		return 1;
-	case CO_TIME: o->time_s = secs("--time", arg); return 1;
-	case CO_STREAMS: o->streams = (int)bb_size_arg("--streams", arg, 1, BB_MAX_STREAMS, "expected 1..64"); return 1;
-	case CO_CONNECT_TIMEOUT: o->connect_timeout_s = secs("--connect-timeout", arg); return 1;
-	case CO_IDLE_TIMEOUT: o->idle_timeout_s = secs("--idle-timeout", arg); return 1;
-	case CO_KEY:
+	case TO_TIME: o->time_s = secs("--time", arg); return 1;
+	case TO_STREAMS: o->streams = (int)bb_size_arg("--streams", arg, 1, BB_MAX_STREAMS, "expected 1..64"); return 1;
+	case TO_CONNECT_TIMEOUT: o->connect_timeout_s = secs("--connect-timeout", arg); return 1;
+	case TO_IDLE_TIMEOUT: o->idle_timeout_s = secs("--idle-timeout", arg); return 1;
+	case TO_KEY:
 		if (srv_key_load(arg, c->key, sizeof c->key, &c->keylen, err, sizeof err) != 0)
 			bb_die_value("--key", arg, err);
 		return 1;
@@ -121,31 +116,14 @@ static void check_udp(const struct client *c)
 
 static void parse(int argc, char **argv, struct client *c)
 {
-	static const struct option longopts[] = {
-		{ "to-server", required_argument, NULL, CO_TO_SERVER },
-		{ "transmit", no_argument, NULL, 't' }, { "bidir", no_argument, NULL, CO_BIDIR },
-		{ "buflen", required_argument, NULL, 'l' }, { "nbuf", required_argument, NULL, 'n' },
-		{ "port", required_argument, NULL, 'p' }, { "sockbuf", required_argument, NULL, 'b' },
-		{ "nodelay", no_argument, NULL, 'D' }, { "format", required_argument, NULL, 'f' },
-		{ "time", required_argument, NULL, CO_TIME },
-		{ "streams", required_argument, NULL, CO_STREAMS },
-		{ "key", required_argument, NULL, CO_KEY },
-		{ "connect-timeout", required_argument, NULL, CO_CONNECT_TIMEOUT },
-		{ "idle-timeout", required_argument, NULL, CO_IDLE_TIMEOUT },
-		{ "udp", no_argument, NULL, 'u' }, { "rate", required_argument, NULL, CO_RATE },
-		BB_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt;
 
 	bb_cli_begin();
-	while ((opt = getopt_long(argc, argv, ":tRul:n:p:b:Df:46h", longopts, NULL)) != -1) {
+	while ((opt = ttcp_getopt(argc, argv, TTCP_MODE_CLIENT)) != -1) {
 		if (opt == 'h') {
 			bb_help_print(&bb_help_ttcp_client);
 			exit(0);
 		}
-		if (opt == 't')
-			continue;
 		if (bb_cli_common(opt, optarg, &c->cli) || client_opt(c, opt, optarg))
 			continue;
 		bb_cli_bad(opt, argv);
