@@ -4,6 +4,7 @@
  * first.  Byte-order independent: words are read and written big-endian
  * byte by byte, so a big-endian PowerPC board computes the same MACs. */
 #include "core/sha256.h"
+#include "core/bytes.h"
 
 #include <string.h>
 
@@ -25,26 +26,13 @@ static uint32_t ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
-static uint32_t load_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void store_be32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
 /* The message schedule and the 64 rounds over one block. */
 static void block(uint32_t h[8], const unsigned char *p)
 {
 	uint32_t w[64], v[8];
 
 	for (int i = 0; i < 16; i++)
-		w[i] = load_be32(p + 4 * i);
+		w[i] = bb_get_be32(p + 4 * i);
 	for (int i = 16; i < 64; i++) {
 		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
 		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -109,7 +97,7 @@ void bb_sha256_final(struct bb_sha256 *s, unsigned char out[BB_SHA256_LEN])
 		bb_sha256_update(s, "", 1);
 	bb_sha256_update(s, len, 8);
 	for (int i = 0; i < 8; i++)
-		store_be32(out + 4 * i, s->h[i]);
+		bb_put_be32(out + 4 * i, s->h[i]);
 	memset(s, 0, sizeof *s);
 }
 

@@ -6,6 +6,7 @@
  * field, and for each type the fields it must carry.  Parsing checks every
  * entry of it; building a message parses it back before it is sent. */
 #include "net/ctlproto.h"
+#include "core/bytes.h"
 #include "core/sha256.h"
 
 #include <stdarg.h>
@@ -106,15 +107,6 @@ int bb_ctl_has(const struct bb_ctl_msg *m, enum bb_ctl_field f)
 
 /* ---- parsing ---- */
 
-static uint64_t get_be(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 __attribute__((format(printf, 3, 4)))
 static enum bb_ctl_parse bad(char *why, size_t len, const char *fmt, ...)
 {
@@ -140,7 +132,7 @@ static enum bb_ctl_parse take_field(struct bb_ctl_msg *m, unsigned tag, const un
 	if ((d->kind != K_TEXT && len != d->size) || (d->kind == K_TEXT && (!len || len > d->size)))
 		return bad(why, whylen, "field %s has %u bytes", d->name, len);
 	if (d->kind == K_NUM) {
-		uint64_t x = get_be(v, len);
+		uint64_t x = bb_get_be(v, len);
 		if (x < d->min || x > d->max)
 			return bad(why, whylen, "field %s out of range (%llu..%llu)", d->name,
 				   (unsigned long long)d->min, (unsigned long long)d->max);
@@ -207,10 +199,10 @@ static enum bb_ctl_parse check_header(const unsigned char *buf, size_t n, size_t
 			   buf[4], BB_CTL_VERSION);
 	if (buf[5] == 0 || buf[5] >= BB_CTL_TYPES)
 		return bad(why, whylen, "unknown message type %u", buf[5]);
-	if (get_be(buf + 6, 2) > BB_CTL_MAX_PAYLOAD)
+	if (bb_get_be(buf + 6, 2) > BB_CTL_MAX_PAYLOAD)
 		return bad(why, whylen, "a payload of %u bytes (at most %u)",
-			   (unsigned)get_be(buf + 6, 2), BB_CTL_MAX_PAYLOAD);
-	*used = BB_CTL_HDR + (size_t)get_be(buf + 6, 2);
+			   (unsigned)bb_get_be(buf + 6, 2), BB_CTL_MAX_PAYLOAD);
+	*used = BB_CTL_HDR + (size_t)bb_get_be(buf + 6, 2);
 	return n < *used ? BB_CTL_NEED_MORE : BB_CTL_OK;
 }
 
@@ -248,12 +240,6 @@ enum bb_ctl_parse bb_ctl_parse(const unsigned char *buf, size_t n, struct bb_ctl
 
 /* ---- building ---- */
 
-static void put_be(unsigned char *p, uint64_t v, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * (n - 1 - i)));
-}
-
 static const unsigned char *field_bytes(const struct bb_ctl_msg *m, unsigned tag, unsigned *len)
 {
 	if (tag == BB_CF_REASON) {
@@ -278,7 +264,7 @@ size_t bb_ctl_build(const struct bb_ctl_msg *m, unsigned char *out, size_t cap)
 			continue;
 		if (fields[tag].kind == K_NUM) {
 			len = fields[tag].size;
-			put_be(out + off + 2, m->num[tag], len);
+			bb_put_be(out + off + 2, m->num[tag], len);
 		} else {
 			const unsigned char *v = field_bytes(m, tag, &len);
 			if (len > BB_CTL_REASON_MAX)
@@ -292,7 +278,7 @@ size_t bb_ctl_build(const struct bb_ctl_msg *m, unsigned char *out, size_t cap)
 	memcpy(out, bb_ctl_magic, 4);
 	out[4] = BB_CTL_VERSION;
 	out[5] = (unsigned char)m->type;
-	put_be(out + 6, off - BB_CTL_HDR, 2);
+	bb_put_be(out + 6, off - BB_CTL_HDR, 2);
 	return bb_ctl_parse(out, off, &check, &used, why, sizeof why) == BB_CTL_OK ? off : 0;
 }
 

@@ -2,18 +2,14 @@
  * of the server: -r, -d), and iperf2's UDP datagram header and server
  * report (see iperf2.h). */
 #include "iperf2.h"
+#include "core/bytes.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int32_t be32s(const unsigned char *p)
 {
-	uint32_t u = be32(p);
+	uint32_t u = bb_get_be32(p);
 	return u <= INT32_MAX ? (int32_t)u : -(int32_t)(~u) - 1;
 }
 
@@ -41,7 +37,7 @@ static int v1_plausible(const struct bb_iperf2_hdr *h)
 
 static void read_v1(const unsigned char *p, struct bb_iperf2_hdr *h)
 {
-	h->flags = be32(p);
+	h->flags = bb_get_be32(p);
 	h->threads = be32s(p + 4);
 	h->port = be32s(p + 8);
 	h->buflen = be32s(p + 12);
@@ -57,8 +53,8 @@ static int read_version(const unsigned char *p, size_t len, struct bb_iperf2_hdr
 
 	if (len < BB_IPERF2_V1_LEN + 20)
 		return 0;
-	hi = be32(p + BB_IPERF2_V1_LEN + 12);
-	lo = be32(p + BB_IPERF2_V1_LEN + 16);
+	hi = bb_get_be32(p + BB_IPERF2_V1_LEN + 12);
+	lo = bb_get_be32(p + BB_IPERF2_V1_LEN + 16);
 	if (hi == 0 && lo == 0)
 		return 0;                       /* not sent */
 	if (hi >> 16 != 2 || (hi & 0xffff) > 99 || lo >> 16 > 99)
@@ -82,7 +78,7 @@ enum bb_iperf2_verdict bb_iperf2_parse(const unsigned char *p, size_t n,
 		return BB_IPERF2_NONE;          /* neither VERSION1 nor EXTEND */
 	if (n < 4)
 		return BB_IPERF2_NEED_MORE;
-	len = header_len(be32(p));
+	len = header_len(bb_get_be32(p));
 	if (len == 0)
 		return BB_IPERF2_NONE;
 	if (n < BB_IPERF2_V1_LEN)
@@ -174,19 +170,19 @@ int bb_iperf2_dgram_get(const unsigned char *p, size_t n, struct bb_iperf2_dgram
 	if (n < BB_IPERF2_UDP_LEN)
 		return -1;
 	memset(d, 0, sizeof *d);
-	lo = be32(p);
-	d->tv_sec = be32(p + 4);
-	d->tv_usec = be32(p + 8);
-	hi = be32(p + 12);
+	lo = bb_get_be32(p);
+	d->tv_sec = bb_get_be32(p + 4);
+	d->tv_usec = bb_get_be32(p + 8);
+	hi = bb_get_be32(p + 12);
 	if (d->tv_usec >= 1000000u)
 		return -1;
-	if (n >= BB_IPERF2_UDP_HDR_LEN && (be32(p + 16) & BB_IPERF2_HDR_FLAGS)) {
+	if (n >= BB_IPERF2_UDP_HDR_LEN && (bb_get_be32(p + 16) & BB_IPERF2_HDR_FLAGS)) {
 		memset(&h, 0, sizeof h);
 		read_v1(p + 16, &h);
 		d->has_hdr = v1_plausible(&h);
 		d->threads = d->has_hdr ? h.threads : 0;
 	}
-	if (d->has_hdr && (be32(p + 16) & BB_IPERF2_SEQNO64B))
+	if (d->has_hdr && (bb_get_be32(p + 16) & BB_IPERF2_SEQNO64B))
 		d->seq = (int64_t)((uint64_t)hi << 32 | lo);   /* two's complement, as sent */
 	else
 		d->seq = (int32_t)lo;
@@ -234,8 +230,8 @@ void bb_iperf2_report_put(unsigned char *p, const struct bb_iperf2_report *r)
 static int64_t count64(const unsigned char *lo, const unsigned char *hi)
 {
 	if (!hi)
-		return (int32_t)be32(lo);
-	return (int64_t)((uint64_t)be32(hi) << 32 | be32(lo));
+		return (int32_t)bb_get_be32(lo);
+	return (int64_t)((uint64_t)bb_get_be32(hi) << 32 | bb_get_be32(lo));
 }
 
 int bb_iperf2_report_get(const unsigned char *p, size_t n, struct bb_iperf2_report *r)
@@ -245,18 +241,18 @@ int bb_iperf2_report_get(const unsigned char *p, size_t n, struct bb_iperf2_repo
 	if (n < BB_IPERF2_UDP_LEN + 40)
 		return -1;
 	memset(r, 0, sizeof *r);
-	r->flags = be32(p + 16);
+	r->flags = bb_get_be32(p + 16);
 	if (!(r->flags & BB_IPERF2_VERSION1))
 		return -1;
 	wide = (r->flags & BB_IPERF2_SEQNO64B) && n >= BB_IPERF2_REPORT_LEN;
-	r->bytes = (uint64_t)be32(p + 20) << 32 | be32(p + 24);
-	r->sec = be32(p + 28);
-	r->usec = be32(p + 32);
+	r->bytes = (uint64_t)bb_get_be32(p + 20) << 32 | bb_get_be32(p + 24);
+	r->sec = bb_get_be32(p + 28);
+	r->usec = bb_get_be32(p + 32);
 	r->lost = count64(p + 36, wide ? p + 116 : NULL);
 	r->out_of_order = count64(p + 40, wide ? p + 120 : NULL);
 	r->datagrams = count64(p + 44, wide ? p + 124 : NULL);
-	r->jitter_sec = be32(p + 48);
-	r->jitter_usec = be32(p + 52);
+	r->jitter_sec = bb_get_be32(p + 48);
+	r->jitter_usec = bb_get_be32(p + 52);
 	return 0;
 }
 

@@ -2,35 +2,19 @@
  * sentinels (see udphdr.h).  Byte by byte, so alignment and the host's
  * byte order never matter. */
 #include "udphdr.h"
+#include "core/bytes.h"
 
 static const unsigned char magic[4] = { 'b', 'b', 'U', '1' };
 static const unsigned char tally_magic[4] = { 'b', 'b', 'T', '1' };
-
-static void put_be(unsigned char *p, uint64_t v, int bytes)
-{
-	for (int i = bytes - 1; i >= 0; i--) {
-		p[i] = (unsigned char)(v & 0xff);
-		v >>= 8;
-	}
-}
-
-static uint64_t get_be(const unsigned char *p, int bytes)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < bytes; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 void bb_udp_hdr_put(unsigned char *p, const struct bb_udp_hdr *h)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = magic[i];
-	put_be(p + 4, h->stream, 2);
-	put_be(p + 6, h->nstreams, 2);
-	put_be(p + 8, h->seq, 8);
-	put_be(p + 16, h->send_ns, 8);
+	bb_put_be(p + 4, h->stream, 2);
+	bb_put_be(p + 6, h->nstreams, 2);
+	bb_put_be(p + 8, h->seq, 8);
+	bb_put_be(p + 16, h->send_ns, 8);
 }
 
 int bb_udp_hdr_get(const unsigned char *p, size_t n, struct bb_udp_hdr *h)
@@ -40,10 +24,10 @@ int bb_udp_hdr_get(const unsigned char *p, size_t n, struct bb_udp_hdr *h)
 	for (int i = 0; i < 4; i++)
 		if (p[i] != magic[i])
 			return -1;
-	h->stream = (unsigned)get_be(p + 4, 2);
-	h->nstreams = (unsigned)get_be(p + 6, 2);
-	h->seq = get_be(p + 8, 8);
-	h->send_ns = get_be(p + 16, 8);
+	h->stream = (unsigned)bb_get_be(p + 4, 2);
+	h->nstreams = (unsigned)bb_get_be(p + 6, 2);
+	h->seq = bb_get_be(p + 8, 8);
+	h->send_ns = bb_get_be(p + 16, 8);
 	return 0;
 }
 
@@ -51,10 +35,10 @@ void bb_udp_tally_put(unsigned char *p, const struct bb_udp_tally *t)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = tally_magic[i];
-	put_be(p + 4, t->stream, 2);
-	put_be(p + 6, t->nstreams, 2);
-	put_be(p + 8, t->datagrams, 8);
-	put_be(p + 16, t->bytes, 8);
+	bb_put_be(p + 4, t->stream, 2);
+	bb_put_be(p + 6, t->nstreams, 2);
+	bb_put_be(p + 8, t->datagrams, 8);
+	bb_put_be(p + 16, t->bytes, 8);
 }
 
 int bb_udp_tally_get(const unsigned char *p, size_t n, struct bb_udp_tally *t)
@@ -64,10 +48,10 @@ int bb_udp_tally_get(const unsigned char *p, size_t n, struct bb_udp_tally *t)
 	for (int i = 0; i < 4; i++)
 		if (p[i] != tally_magic[i])
 			return -1;
-	t->stream = (unsigned)get_be(p + 4, 2);
-	t->nstreams = (unsigned)get_be(p + 6, 2);
-	t->datagrams = get_be(p + 8, 8);
-	t->bytes = get_be(p + 16, 8);
+	t->stream = (unsigned)bb_get_be(p + 4, 2);
+	t->nstreams = (unsigned)bb_get_be(p + 6, 2);
+	t->datagrams = bb_get_be(p + 8, 8);
+	t->bytes = bb_get_be(p + 16, 8);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * pinning, and the server (see rr.h and docs/rr.md; the client is
  * rr_client.c, the UDP server's cookie and window rr_cookie.c). */
 #include "core/random.h"
+#include "core/bytes.h"
 #include "applets/rr/rr_proto.h"
 #include "core/stop.h"
 #include "core/timer.h"
@@ -19,30 +20,17 @@
 
 /* ---- control messages ---- */
 
-static void put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 void bb_rr_ctl_encode(unsigned char *buf, const struct bb_rr_ctl *c)
 {
 	buf[0] = 0xBB;
 	buf[1] = 'R';
 	buf[2] = 'R';
 	buf[3] = (unsigned char)c->type;
-	put32(buf + 4, c->version);
-	put32(buf + 8, c->flags);
-	put32(buf + 12, c->req);
-	put32(buf + 16, c->resp);
-	put32(buf + 20, c->inflight);
+	bb_put_be32(buf + 4, c->version);
+	bb_put_be32(buf + 8, c->flags);
+	bb_put_be32(buf + 12, c->req);
+	bb_put_be32(buf + 16, c->resp);
+	bb_put_be32(buf + 20, c->inflight);
 }
 
 int bb_rr_ctl_decode(const unsigned char *buf, size_t len, struct bb_rr_ctl *c)
@@ -51,11 +39,11 @@ int bb_rr_ctl_decode(const unsigned char *buf, size_t len, struct bb_rr_ctl *c)
 	    !strchr("HACE", buf[3]) || !buf[3])
 		return -1;
 	c->type = (char)buf[3];
-	c->version = get32(buf + 4);
-	c->flags = get32(buf + 8);
-	c->req = get32(buf + 12);
-	c->resp = get32(buf + 16);
-	c->inflight = get32(buf + 20);
+	c->version = bb_get_be32(buf + 4);
+	c->flags = bb_get_be32(buf + 8);
+	c->req = bb_get_be32(buf + 12);
+	c->resp = bb_get_be32(buf + 16);
+	c->inflight = bb_get_be32(buf + 20);
 	return 0;
 }
 
@@ -84,19 +72,12 @@ void bb_rr_cookie_encode(unsigned char *buf, const unsigned char cookie[BB_RR_CO
 
 void bb_rr_seq_put(unsigned char *p, uint64_t seq, uint32_t key)
 {
-	uint64_t v = seq ^ (uint64_t)key << 24;
-
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (unsigned char)v;
+	bb_put_be(p, seq ^ (uint64_t)key << 24, 8);
 }
 
 uint64_t bb_rr_seq_get(const unsigned char *p, uint32_t key)
 {
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v ^ (uint64_t)key << 24;
+	return bb_get_be(p, 8) ^ (uint64_t)key << 24;
 }
 
 int bb_rr_hello_status(const struct bb_rr_ctl *h, int udp)
