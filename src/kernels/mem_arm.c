@@ -127,6 +127,7 @@ int mem_neon_supported(void)
 #pragma GCC push_options
 #pragma GCC target("fpu=neon")
 #include <arm_neon.h>
+#include "mem_neon.h"
 
 #define NEON_STEP 64
 
@@ -174,83 +175,7 @@ static void neon_set_small(unsigned char *d, uint8x16_t v, size_t n)
 	vst1q_u8(d + n - 16, v);
 }
 
-void *mem_neon_memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	size_t adv;
-
-	if (n < NEON_STEP) {
-		neon_copy_small(d, s, n);
-		return dst;
-	}
-	vst1q_u8(d, vld1q_u8(s));
-	adv = 16 - ((uintptr_t)d & 15);
-	d += adv, s += adv, n -= adv;
-	for (; n >= NEON_STEP; n -= NEON_STEP, d += NEON_STEP, s += NEON_STEP)
-		neon_step(d, s);
-	if (n)
-		neon_step(d + n - NEON_STEP, s + n - NEON_STEP);
-	return dst;
-}
-
-void *mem_neon_memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-	uint8x16_t v = vdupq_n_u8((uint8_t)c);
-	size_t adv;
-
-	if (n < NEON_STEP) {
-		neon_set_small(d, v, n);
-		return dst;
-	}
-	vst1q_u8(d, v);
-	adv = 16 - ((uintptr_t)d & 15);
-	d += adv, n -= adv;
-	for (; n >= NEON_STEP; n -= NEON_STEP, d += NEON_STEP)
-		neon_fill(d, v);
-	if (n)
-		neon_fill(d + n - NEON_STEP, v);
-	return dst;
-}
-
-void mem_neon_copy_page(void *restrict dst, const void *restrict src)
-{
-	for (size_t i = 0; i < MEM_PAGE; i += NEON_STEP)
-		neon_step((unsigned char *)dst + i, (const unsigned char *)src + i);
-}
-
-void mem_neon_clear_page(void *dst)
-{
-	uint8x16_t z = vdupq_n_u8(0);
-
-	for (size_t i = 0; i < MEM_PAGE; i += NEON_STEP)
-		neon_fill((unsigned char *)dst + i, z);
-}
-
-/* Byte sum as on AArch64: vpadal into 16-bit lanes, widened every 32
- * 32-byte steps, long before a lane could overflow. */
-uint64_t mem_neon_read(const void *src, size_t n)
-{
-	const unsigned char *s = src;
-	uint64x2_t total = vdupq_n_u64(0);
-	uint64_t sum;
-
-	while (n >= 32) {
-		size_t steps = n / 32 < 32 ? n / 32 : 32;
-		uint16x8_t acc = vdupq_n_u16(0);
-		n -= steps * 32;
-		for (; steps; steps--, s += 32) {
-			acc = vpadalq_u8(acc, vld1q_u8(s));
-			acc = vpadalq_u8(acc, vld1q_u8(s + 16));
-		}
-		total = vpadalq_u32(total, vpaddlq_u16(acc));
-	}
-	sum = vgetq_lane_u64(total, 0) + vgetq_lane_u64(total, 1);
-	while (n--)
-		sum += *s++;
-	return sum;
-}
+MEM_NEON_VARIANT(mem_neon, NEON_STEP, neon_step, neon_fill, neon_copy_small, neon_set_small)
 
 #pragma GCC pop_options
 #endif /* BB_ARM_NEON */

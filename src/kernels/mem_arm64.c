@@ -7,6 +7,7 @@
 #include "mem.h"
 
 #include <arm_neon.h>
+#include "mem_neon.h"
 #include <string.h>
 
 MEM_DECLARE(mem_ldpq, 1, 1, 1, 1, 1)
@@ -80,85 +81,7 @@ static void set_small(unsigned char *d, uint8x16_t v, size_t n)
 	}
 }
 
-/* A first 16-byte move, the body from a 16-byte-aligned destination, and a
- * last 64-byte step that overlaps the body instead of a byte loop. */
-void *mem_ldpq_memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-	unsigned char *d = dst;
-	const unsigned char *s = src;
-	size_t adv;
-
-	if (n < STEP) {
-		copy_small(d, s, n);
-		return dst;
-	}
-	vst1q_u8(d, vld1q_u8(s));
-	adv = 16 - ((uintptr_t)d & 15);
-	d += adv, s += adv, n -= adv;
-	for (; n >= STEP; n -= STEP, d += STEP, s += STEP)
-		ldp_step(d, s);
-	if (n)
-		ldp_step(d + n - STEP, s + n - STEP);
-	return dst;
-}
-
-void *mem_ldpq_memset(void *dst, int c, size_t n)
-{
-	unsigned char *d = dst;
-	uint8x16_t v = vdupq_n_u8((uint8_t)c);
-	size_t adv;
-
-	if (n < STEP) {
-		set_small(d, v, n);
-		return dst;
-	}
-	vst1q_u8(d, v);
-	adv = 16 - ((uintptr_t)d & 15);
-	d += adv, n -= adv;
-	for (; n >= STEP; n -= STEP, d += STEP)
-		stp_step(d, v);
-	if (n)
-		stp_step(d + n - STEP, v);
-	return dst;
-}
-
-void mem_ldpq_copy_page(void *restrict dst, const void *restrict src)
-{
-	for (size_t i = 0; i < MEM_PAGE; i += STEP)
-		ldp_step((unsigned char *)dst + i, (const unsigned char *)src + i);
-}
-
-void mem_ldpq_clear_page(void *dst)
-{
-	uint8x16_t z = vdupq_n_u8(0);
-
-	for (size_t i = 0; i < MEM_PAGE; i += STEP)
-		stp_step((unsigned char *)dst + i, z);
-}
-
-/* Byte sum: uadalp folds byte pairs into 16-bit lanes; each lane gains at
- * most 2 * 255 * 2 per 32-byte step, so lanes are widened every 32 steps. */
-uint64_t mem_ldpq_read(const void *src, size_t n)
-{
-	const unsigned char *s = src;
-	uint64x2_t total = vdupq_n_u64(0);
-	uint64_t sum;
-
-	while (n >= 32) {
-		size_t steps = n / 32 < 32 ? n / 32 : 32;
-		uint16x8_t acc = vdupq_n_u16(0);
-		n -= steps * 32;
-		for (; steps; steps--, s += 32) {
-			acc = vpadalq_u8(acc, vld1q_u8(s));
-			acc = vpadalq_u8(acc, vld1q_u8(s + 16));
-		}
-		total = vpadalq_u32(total, vpaddlq_u16(acc));
-	}
-	sum = vgetq_lane_u64(total, 0) + vgetq_lane_u64(total, 1);
-	while (n--)
-		sum += *s++;
-	return sum;
-}
+MEM_NEON_VARIANT(mem_ldpq, STEP, ldp_step, stp_step, copy_small, set_small)
 
 /* ---- dc zva ---- */
 
