@@ -245,7 +245,8 @@ LINK_APPLETS := $(filter $(BUILT_APPLETS),stream lat csum mem ttcp)
 # stream: $(BUILD)/help_data.c, made on the build host by
 # scripts/help-data.sh (sh, gzip, od) and remade when a text, the list or
 # the script changes; core/help.c inflates it for --help.
-HELP_FILES := $(foreach a,$(BUILT_APPLETS),$(wildcard src/applets/$(a)/help.txt src/applets/$(a)/help_*.txt))
+HELP_FILES = $(foreach a,$(BUILT_APPLETS),$(or $($(a)_HELP),$(wildcard src/applets/$(a)/help.txt \
+	src/applets/$(a)/help_*.txt)))
 HELP_OBJ := $(BUILD)/help_data.o
 
 CORE_SRC := $(wildcard src/core/*.c)
@@ -302,7 +303,7 @@ UNIT_BIN := $(filter-out $(patsubst %,$(BUILD)/tests/test_%,abstats reader metri
 endif
 $(BUILD)/src/analysis/%.o: XCFLAGS = $(CJSON_CFLAGS)
 
-applet_sources = $(or $($(1)_SRC),$(filter-out %/absent.c %_host.c,$(wildcard src/applets/$(1)/*.c)))
+applet_sources = $(or $($(1)_SRC),$(filter-out %/absent.c %_absent.c %_host.c,$(wildcard src/applets/$(1)/*.c)))
 APPLET_SRC := $(sort $(foreach a,$(BUILT_APPLETS),$(call applet_sources,$(a))))
 APP_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(APPLET_SRC) $(HOST_SRC) $(ANALYSIS_SRC) \
 	src/applets/list.c src/main.c)

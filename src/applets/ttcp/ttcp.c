@@ -240,6 +240,18 @@ static int has_report(const struct ttcp_session *s)
 	return !(s->n == 1 && s->st[0]->udp && !s->st[0]->udp->going);
 }
 
+/* The mode the command line asks for: --server, --to-server, else classic. */
+static unsigned mode_of(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--server"))
+			return TTCP_MODE_SERVER;
+		if (!strcmp(argv[i], "--to-server") || !strncmp(argv[i], "--to-server=", 12))
+			return TTCP_MODE_CLIENT;
+	}
+	return TTCP_MODE_CLASSIC;
+}
+
 static int ttcp_main(int argc, char **argv)
 {
 	struct ttcp_opts o;
@@ -248,8 +260,10 @@ static int ttcp_main(int argc, char **argv)
 	struct bb_run *run;
 	int rc;
 
-	if (ttcp_server_wanted(argc, argv))
-		return ttcp_server_main(argc, argv);
+	switch (mode_of(argc, argv)) {
+	case TTCP_MODE_SERVER: return ttcp_server_main(argc, argv);
+	case TTCP_MODE_CLIENT: return ttcp_client_main(argc, argv);
+	}
 	defaults(&o);
 	parse(argc, argv, &o, &cli);
 	run = bb_run_new(argc, argv);

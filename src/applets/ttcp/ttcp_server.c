@@ -61,17 +61,6 @@ void srv_log(const char *who, const char *mode, uint64_t bytes, double seconds,
 	fflush(stdout);
 }
 
-int ttcp_server_wanted(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--server"))
-			return 1;
-		if (!strcmp(argv[i], "--to-server") || !strncmp(argv[i], "--to-server=", 12))
-			return 2;
-	}
-	return 0;
-}
-
 static double secs_arg(const char *opt, const char *arg, double min)
 {
 	double v;
@@ -390,8 +379,6 @@ int ttcp_server_main(int argc, char **argv)
 	struct srv v;
 	char err[256];
 
-	if (ttcp_server_wanted(argc, argv) == 2)
-		return ttcp_client_main(argc, argv);
 	o = calloc(1, sizeof *o);
 	if (!o)
 		bb_die("out of memory");

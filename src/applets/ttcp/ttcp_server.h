@@ -139,8 +139,7 @@ struct srv {
 	atomic_int stop;              /* SIGINT/SIGTERM (ttcp_ctl.c's handler) */
 };
 
-/* ttcp_server.c */
-int ttcp_server_wanted(int argc, char **argv);
+/* ttcp_server.c (or ttcp_server_absent.c, in a build without it) */
 int ttcp_server_main(int argc, char **argv);
 /* The one line of log for a test or a refused or empty connection. */
 void srv_log(const char *who, const char *mode, uint64_t bytes, double seconds,
