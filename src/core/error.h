@@ -1,6 +1,6 @@
 /* error.h - uniform diagnostics and exit codes for every applet.
  *
- * Exit codes follow DESIGN.md: 2 for a bad option or value, 1 for a
+ * Exit codes follow docs/DESIGN.md ("Errors"): 2 for a bad option or value, 1 for a
  * resource failure (memory, file, socket), 0 for success.  Messages are a
  * single line prefixed with the program and applet name.
  */

@@ -1,5 +1,5 @@
 /* results.h - the one results model every applet fills and every emitter
- * reads (DESIGN.md: options -> applet -> samples -> model -> emitters).
+ * reads (docs/DESIGN.md, "Data flow": options -> applet -> samples -> model -> emitters).
  *
  * A run (one invocation: system, clock, labels) holds results, one per
  * applet execution.  A result holds parameters and series; a series is one

@@ -1,4 +1,4 @@
-/* facts.c - the collector of system facts (see facts.h): calls every
+/* collect.c - the collector of system facts (see facts.h): calls every
  * reader in turn into one flat list of string keys, and the one helper the
  * readers share to store a value cleanly.  A new reader is one more line
  * in bb_facts_collect. */

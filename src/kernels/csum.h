@@ -1,7 +1,7 @@
 /* csum.h - the Internet checksum (RFC 1071) kernels: the API every variant
  * implements, the three variant registries (partial sums, ip_fast_csum and
  * checksum-and-copy) and the correctness checker that `selftest` and the
- * unit tests run (DESIGN.md, "Variant registries").
+ * unit tests run (docs/DESIGN.md, "Variant registries").
  *
  * Semantics, identical for every variant on every CPU and byte order:
  *

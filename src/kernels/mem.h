@@ -1,7 +1,7 @@
 /* mem.h - memory primitive variants for the `mem` applet and its checker:
  * memcpy, memset, copy_page, clear_page and read (a sum over a buffer).
  *
- * Every variant is one table row (DESIGN.md, "Variant registries") with one
+ * Every variant is one table row (docs/DESIGN.md, "Variant registries") with one
  * function per operation behind the same signature for every row, or NULL
  * when the variant has no code for that operation (a dc zva row only clears
  * pages).  supported() checks the CPU at run time.  The rows are listed per

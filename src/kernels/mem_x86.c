@@ -3,7 +3,7 @@
  * copies with SSE2, AVX2 and AVX-512, plus non-temporal SSE2/AVX2 stores
  * followed by sfence.  Every vector function carries its own target
  * attribute, so a baseline build still has them and supported() decides at
- * run time (DESIGN.md, "Variant registries").
+ * run time (docs/DESIGN.md, "Variant registries").
  *
  * The vector kernels share one shape, generated per instruction set: an
  * unaligned first vector, aligned stores for the body (4 vectors a step),

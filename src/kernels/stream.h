@@ -1,5 +1,5 @@
 /* stream.h - STREAM kernel variants: every variant is one table row with the
- * four kernels behind the same signatures (DESIGN.md, "Variant registries").
+ * four kernels behind the same signatures (docs/DESIGN.md, "Variant registries").
  *
  * The standard row is plain C as McCalpin's stream.c writes it.  "Tuned"
  * rows are vector code for the width the CPU has, with ordinary stores or

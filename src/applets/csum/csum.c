@@ -1,5 +1,6 @@
 /* csum.c - the `csum` applet: the Internet checksum (RFC 1071) variants of
- * kernels/csum_table.c measured the way the Geode report (seeds/001) did:
+ * kernels/csum_table.c measured the way the Geode GX/LX report (the kernel's
+ * checksum with and without its "PPro" shape) did:
  * for each variant, sizes 16..4096 bytes, N = 10000 calls each, start and
  * stop times added up and printed as its "Bytes Time Avg (usec/run)" table
  * with a "Total time".  Then a side-by-side comparison (ns per call, bytes

@@ -1,6 +1,7 @@
 /* mem.c - the `mem` applet: memcpy, memset, copy_page, clear_page and read
- * variants (kernels/mem_table.c) compared the way the Geode report of
- * seeds/001 compares them, plus page and bandwidth modes:
+ * variants (kernels/mem_table.c) compared the way the Geode GX/LX report
+ * (the kernel's memcpy, copy_page and clear_page with and without 3DNow!)
+ * compares them, plus page and bandwidth modes:
  *
  *   boardbench mem [tot|page|sweep] [--variant a,b] [--baseline NAME] ...
  *
