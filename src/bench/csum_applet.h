@@ -21,6 +21,7 @@
 #define CSUM_MAX_RUN 32
 #define CSUM_MAX_BENCH_OFFSET 63
 #define CSUM_DATA_CHUNK (64 * 1024)   /* even, so chained partial sums stay paired */
+#define CSUM_DATA_MAX_DEFAULT (1ull << 30)   /* --max-bytes: bytes of --data FILE read */
 
 struct csum_opts {
 	size_t sizes[CSUM_MAX_SIZES];
@@ -35,6 +36,7 @@ struct csum_opts {
 	int sections;          /* run the ip_fast_csum and csum-and-copy tables */
 	const char *data;
 	uint64_t offset;
+	uint64_t max_bytes;    /* --data: at most this many bytes read, offset included */
 };
 
 /* The variants a run measures, in order; the baseline is sum[0] or among
