@@ -38,4 +38,5 @@ void bb_facts_collect(struct bb_kvlist *kv)
 	bb_facts_clocks(kv);
 	bb_facts_netsys(kv);
 	bb_facts_boot(kv);
+	bb_facts_user(kv);
 }

@@ -26,5 +26,6 @@ void bb_facts_firmware(struct bb_kvlist *kv);  /* firmware.*, board.*, memory.* 
 void bb_facts_clocks(struct bb_kvlist *kv);    /* clock.*, thermal.* */
 void bb_facts_netsys(struct bb_kvlist *kv);    /* net.* sysctls */
 void bb_facts_boot(struct bb_kvlist *kv);      /* boot.id, boot.uptime_s, board.id* */
+void bb_facts_user(struct bb_kvlist *kv);      /* fact.NAME: --fact files and registers */
 
 #endif

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/integration/test_facts.sh - the `facts` applet end to end: text
-# ("key: value" lines) and --json (one flat object of strings, read with
-# jq) for each fixture board in tests/fixtures/boards/ through BB_SYSROOT,
-# then the live system (keys exist and are strings; nothing assumed about
-# what it has); a stream run's JSON carries the facts under `system`, and
-# run's --help says -v prints them.
+# ("key: value" lines) and --json FILE (a results file whose `system`
+# holds the same facts, read with jq) for each fixture board in
+# tests/fixtures/boards/ through BB_SYSROOT, then the live system (keys
+# exist and are strings; nothing assumed about what it has); a stream
+# run's JSON carries the facts under `system`, and run's --help says -v
+# prints them.
 . tests/integration/lib.sh
 
 FIX=tests/fixtures/boards
@@ -17,11 +18,15 @@ check_board() {
 	cp "$TMPD/out" "$TMPD/$b.txt"
 	[ ! -s "$TMPD/err" ]
 	tap $? "facts of $b prints nothing on stderr"
-	expect_exit 0 "facts --json of $b exits 0" -- env BB_SYSROOT="$FIX/$b" $BB facts --json
-	cp "$TMPD/out" "$TMPD/$b.json"
+	expect_exit 0 "facts --json FILE of $b exits 0" -- \
+		env BB_SYSROOT="$FIX/$b" $BB facts --json "$TMPD/$b.results.json"
+	jq '.system | with_entries(select(.key | contains(".")))' "$TMPD/$b.results.json" \
+		>"$TMPD/$b.json" 2>/dev/null
 	jq -e 'type == "object" and ([.[] | type == "string"] | all) and length > 5' \
-		"$TMPD/$b.json" >/dev/null 2>&1
-	tap $? "facts --json of $b is one flat object of strings"
+		"$TMPD/$b.json" >/dev/null 2>&1 &&
+		jq -e '.schema == "boardbench-results" and .results[0].applet == "facts"' \
+		"$TMPD/$b.results.json" >/dev/null 2>&1
+	tap $? "facts --json FILE of $b is a results file whose system facts are strings"
 	[ "$(jq -r 'to_entries[] | "\(.key): \(.value)"' "$TMPD/$b.json" 2>/dev/null)" = \
 	  "$(cat "$TMPD/$b.txt")" ]
 	tap $? "facts of $b: text and --json hold the same facts in the same order"
@@ -70,10 +75,12 @@ expect_grep "^kernel.release: " "$TMPD/out" "facts on this system names the kern
 grep -vq "^[a-z][a-z0-9_.,-]*\.[A-Za-z0-9_.,-]*: ." "$TMPD/out"
 [ $? -ne 0 ]
 tap $? "facts on this system: every line is 'dotted.key: value'"
-expect_exit 0 "facts --json on this system exits 0" -- $BB facts --json
-jq -e 'type == "object" and ([.[] | type == "string"] | all) and has("kernel.release")' \
-	"$TMPD/out" >/dev/null 2>&1
-tap $? "facts --json on this system is a flat object of strings with kernel.release"
+expect_exit 0 "facts --json - on this system exits 0" -- $BB facts --json -
+jq -e '.system | with_entries(select(.key | contains("."))) | type == "object" and
+	([.[] | type == "string"] | all) and has("kernel.release")' "$TMPD/out" >/dev/null 2>&1
+tap $? "facts --json - on this system: results JSON on stdout, system facts strings with kernel.release"
+grep -q "^kernel.release: " "$TMPD/err"
+tap $? "facts --json -: the text goes to stderr"
 expect_exit 0 "facts --help exits 0" -- $BB facts --help
 expect_grep "^usage: boardbench facts" "$TMPD/out" "facts --help prints its usage"
 expect_exit 2 "facts with an operand exits 2" -- $BB facts extra
@@ -82,7 +89,7 @@ expect_exit 2 "facts with an operand exits 2" -- $BB facts extra
 expect_exit 0 "stream -s 1M -N 3 --json exits 0" -- $BB stream -s 1M -N 3 --json "$TMPD/s.json"
 jq -e '.system["kernel.release"] | type == "string" and length > 0' "$TMPD/s.json" >/dev/null 2>&1
 tap $? "stream's JSON has system[\"kernel.release\"]"
-$BB facts --json > "$TMPD/live.json" 2>/dev/null
+$BB facts --json - 2>/dev/null | jq '.system' > "$TMPD/live.json"
 jq -e --slurpfile f "$TMPD/live.json" \
 	'. as $r | [$f[0] | keys[] | select(test("\\.now$") | not) | . as $k | $r.system | has($k)] | all' \
 	"$TMPD/s.json" >/dev/null 2>&1

@@ -167,6 +167,7 @@ static void parse(int argc, char **argv, struct srv_opts *o)
 		{ "allow", required_argument, NULL, SO_ALLOW }, { "key", required_argument, NULL, SO_KEY },
 		{ "json-dir", required_argument, NULL, SO_JSON_DIR },
 		{ "label", required_argument, NULL, BB_OPT_LABEL },
+		{ "fact", required_argument, NULL, BB_OPT_FACT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
