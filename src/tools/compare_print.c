@@ -679,9 +679,11 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 			       "larger); give each side 3 or more runs (run --repeat)\n");
 		print_boots(A, B);
 	}
-	if (!c->n)
+	if (!c->n) {
 		printf("\nno metric is in both A and B\n");
-	else {
+		if (!o->variants)   /* e.g. two boards' `facts --json` files */
+			print_differences(c, A, B);
+	} else {
 		print_summary(c);
 		if (!o->variants)
 			print_differences(c, A, B);
