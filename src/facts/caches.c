@@ -21,12 +21,6 @@
 #define CACHE_CPUS_MAX 1024
 #define CACHE_INDEXES_MAX 8
 
-/* "L1d", "L1i", "L2": the level and, for split caches, d or i. */
-static void level_name(char *buf, size_t len, int level, const char *type)
-{
-	snprintf(buf, len, "L%d%s", level % 10, type);
-}
-
 static void read_attr(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[128];
@@ -36,29 +30,35 @@ static void read_attr(const char *dir, const char *name, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* desc += ", 64 B lines" and the like: fmt with the one string v. */
+static void add(char *desc, size_t len, const char *fmt, const char *v)
+{
+	size_t n = strlen(desc);
+
+	snprintf(desc + n, len - n, fmt, v);
+}
+
 /* cpuN/cache/indexK, when cpu is the first of the CPUs sharing it. */
 static void sysfs_index(struct bb_tally *t, int cpu, int index)
 {
-	char dir[96], v[5][24], key[24], desc[72];
+	char dir[96], shared[16], level[4], type[16], size[16], line[8], ways[8], key[24], desc[72];
 
 	snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu, index);
-	read_attr(dir, "shared_cpu_list", v[0], sizeof v[0]);
-	if (v[0][0] && atoi(v[0]) < cpu)
+	read_attr(dir, "shared_cpu_list", shared, sizeof shared);
+	read_attr(dir, "level", level, sizeof level);
+	if ((shared[0] && atoi(shared) < cpu) || atoi(level) < 1)
 		return;
-	read_attr(dir, "level", v[0], sizeof v[0]);
-	if (atoi(v[0]) < 1)
-		return;
-	level_name(v[0], sizeof v[0], atoi(v[0]), "");
-	read_attr(dir, "type", v[1], sizeof v[1]);
-	read_attr(dir, "size", v[2], sizeof v[2]);
-	read_attr(dir, "coherency_line_size", v[3], sizeof v[3]);
-	read_attr(dir, "ways_of_associativity", v[4], sizeof v[4]);
-	snprintf(key, sizeof key, "cache.%s%s", v[0], strcmp(v[1], "Data") == 0 ? "d" :
-		 strcmp(v[1], "Instruction") == 0 ? "i" : "");
-	snprintf(desc, sizeof desc, "%s%s%s%s%s%s%s", v[2][0] ? v[2] : "size unknown",
-		 v[3][0] ? ", " : "", v[3], v[3][0] ? " B lines" : "",
-		 v[4][0] && strcmp(v[4], "0") ? ", " : "", v[4][0] && strcmp(v[4], "0") ? v[4] : "",
-		 v[4][0] && strcmp(v[4], "0") ? "-way" : "");
+	read_attr(dir, "type", type, sizeof type);
+	read_attr(dir, "size", size, sizeof size);
+	read_attr(dir, "coherency_line_size", line, sizeof line);
+	read_attr(dir, "ways_of_associativity", ways, sizeof ways);
+	snprintf(key, sizeof key, "cache.L%s%s", level, strcmp(type, "Data") == 0 ? "d" :
+		 strcmp(type, "Instruction") == 0 ? "i" : "");
+	snprintf(desc, sizeof desc, "%s", size[0] ? size : "size unknown");
+	if (line[0])
+		add(desc, sizeof desc, ", %s B lines", line);
+	if (ways[0] && strcmp(ways, "0"))
+		add(desc, sizeof desc, ", %s-way", ways);
 	bb_tally_add(t, key, desc);
 }
 
@@ -106,10 +106,10 @@ static void dt_cache(struct bb_tally *t, const char *node, const char *prefix, c
 	size_text(size, sizeof size, v[0]);
 	snprintf(key, sizeof key, "cache.dt.%s", name);
 	snprintf(desc, sizeof desc, "%s", size);
-	if (v[1])
-		snprintf(desc + strlen(desc), sizeof desc - strlen(desc), ", %u B lines", v[1]);
-	if (v[2])
-		snprintf(desc + strlen(desc), sizeof desc - strlen(desc), ", %u sets", v[2]);
+	if (v[1] && snprintf(size, sizeof size, "%u", v[1]) > 0)
+		add(desc, sizeof desc, ", %s B lines", size);
+	if (v[2] && snprintf(size, sizeof size, "%u", v[2]) > 0)
+		add(desc, sizeof desc, ", %s sets", size);
 	bb_tally_add(t, key, desc);
 }
 
