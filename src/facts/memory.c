@@ -125,11 +125,11 @@ static int dmi_device(const unsigned char *b, size_t n, char *desc, size_t len)
 	if (size == 0 || size == 0xffff)
 		return -1;
 	mb = size == 0x7fff && b[1] >= 0x20 ? (word(b, 0x1c) | (unsigned long long)word(b, 0x1e) << 16)
-					     & 0x7fffffff
-	     : size & 0x8000 ? (size & 0x7fff) / 1024 : size;
+					     & 0x7fffffff : size;
 	speed = word(b, 0x15);
 	conf = b[1] >= 0x22 ? word(b, 0x20) : 0;
-	snprintf(desc, len, "%llu MB %s", mb, dmi_type(b[0x12], tb, sizeof tb));
+	snprintf(desc, len, "%llu %s %s", size & 0x8000 ? size & 0x7fff : mb,
+		 size & 0x8000 ? "KB" : "MB", dmi_type(b[0x12], tb, sizeof tb));
 	if (speed && speed != 0xffff)
 		snprintf(desc + strlen(desc), len - strlen(desc), " %u MT/s", speed);
 	if (conf && conf != 0xffff && conf != speed)
