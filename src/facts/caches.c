@@ -4,7 +4,8 @@
  *   cache.L1d, cache.L1i, cache.L2, cache.L3   (sysfs: size, line, ways)
  *       "4x 32K, 64 B lines, 4-way; 2x 32K, 64 B lines, 2-way"
  *   cache.dt.L1d, cache.dt.L1i, cache.dt.L2    (the tree's cpu nodes' d-/i-
- *       cache-size, -line-size, -sets, and its cache nodes: l2-cache0 ...)
+ *       cache-size, -line-size, -sets, and the cache nodes beside them in
+ *       /cpus: l2-cache0 ...)
  *       "4x 32K, 64 B lines, 128 sets"
  * On a big.LITTLE board each cluster's caches show as a group of their
  * own.  system.caches (cpu0's, sysfs) stays as it was; on ARM, sysfs
@@ -113,8 +114,8 @@ static void dt_cache(struct bb_tally *t, const char *node, const char *prefix, c
 	bb_tally_add(t, key, desc);
 }
 
-/* The nodes named like caches (l2-cache0, l3-cache@..., cache-controller@...)
- * in the node rel ("" the root, "cpus") of the tree. */
+/* The nodes named like caches (l2-cache0, l2-cache-cl0, l3-cache@...) in
+ * the node rel of the tree (/cpus, where arm64 trees put them). */
 static void dt_cache_nodes(struct bb_tally *t, const char *rel)
 {
 	char names[48][BB_ROOT_NAME_MAX], node[2 * BB_ROOT_NAME_MAX], name[8], dir[96];
@@ -150,7 +151,6 @@ static void dt_caches(struct bb_tally *t)
 		dt_cache(t, node, "i-cache-", "L1i");
 	}
 	dt_cache_nodes(t, "cpus");
-	dt_cache_nodes(t, "");
 }
 
 void bb_facts_caches(struct bb_kvlist *kv)

@@ -72,9 +72,13 @@ static void content_text(const unsigned char *b, size_t n, char *out)
 		u = b[i] < 0x20 ? (b[i] == 0 || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')
 				: b[i] == 0x7f ? 0 : bb_utf8_len(b + i);
 	if (!u) {
-		o = (size_t)sprintf(out, "0x");
-		for (i = 0; i < n; i++)
-			o += (size_t)sprintf(out + o, "%02x", b[i]);
+		out[o++] = '0';
+		out[o++] = 'x';
+		for (i = 0; i < n; i++) {
+			out[o++] = "0123456789abcdef"[b[i] >> 4];
+			out[o++] = "0123456789abcdef"[b[i] & 15];
+		}
+		out[o] = '\0';
 		return;
 	}
 	for (i = 0; i < n; i++) {
