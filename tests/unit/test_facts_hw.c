@@ -27,36 +27,9 @@
 #include "facts/facts.h"
 #include "facts/root.h"
 
-#define BOARDS "tests/fixtures/boards/"
+#include "facts_fixture.h"
 
-static struct bb_kvlist kv;
 static char tree[64];   /* this test's own tree, when one is made */
-
-static void use_root(const char *root)
-{
-	setenv("BB_SYSROOT", root, 1);
-	bb_root_reset();
-	bb_kv_free(&kv);
-}
-
-static void collect(const char *board)
-{
-	char root[256];
-
-	snprintf(root, sizeof root, BOARDS "%s", board);
-	use_root(root);
-	bb_facts_collect(&kv);
-}
-
-static const char *fact(const char *key)
-{
-	const struct bb_kv *v = bb_kv_get(&kv, key);
-
-	return v ? v->s : NULL;
-}
-
-#define assert_fact(key, val) assert_string_equal(fact(key) ? fact(key) : "(absent)", (val))
-#define assert_no_fact(key) assert_null(fact(key))
 
 /* How many facts start with prefix. */
 static int count_prefix(const char *prefix)
