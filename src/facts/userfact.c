@@ -28,36 +28,54 @@
 
 static int collected;   /* a collection has finished: failures are recorded, not fatal */
 
-/* Whole file into buf (at most BB_USER_FACT_MAX bytes): the count, or -1
- * with why (errno's text), *usage set when the path itself is wrong. */
-static ssize_t read_small(const char *path, unsigned char *buf, char *why, size_t wl, int *usage)
+/* PATH opened for reading without blocking (absolute: under the root):
+ * the descriptor, or -1 with why and *usage (the path itself is wrong). */
+static int open_fact(const char *path, char *why, size_t wl, int *usage)
 {
 	char full[4096];
 	struct stat st;
-	ssize_t got = 0, n = 0;
-	int fd;
+	int fd, e;
 
-	*usage = 0;
-	if (path[0] == '/' ? bb_root_path(full, sizeof full, path) : snprintf(full, sizeof full,
-		"%s", path) >= (int)sizeof full)
-		return snprintf(why, wl, "path too long"), *usage = 1, -1;
-	fd = open(full, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) || S_ISDIR(st.st_mode)) {
-		int e = fd < 0 || !S_ISDIR(st.st_mode) ? errno : EISDIR;
-		*usage = e == ENOENT || e == ENOTDIR || e == EISDIR;
-		snprintf(why, wl, "%s", strerror(e));
-		if (fd >= 0)
-			close(fd);
+	*usage = 1;
+	if (path[0] == '/' ? bb_root_path(full, sizeof full, path)
+			   : (size_t)snprintf(full, sizeof full, "%s", path) >= sizeof full) {
+		snprintf(why, wl, "path too long");
 		return -1;
 	}
+	fd = open(full, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		return fd;
+	e = fd < 0 ? errno : EISDIR;
+	if (fd >= 0)
+		close(fd);
+	*usage = e == ENOENT || e == ENOTDIR || e == EISDIR;
+	snprintf(why, wl, "%s", strerror(e));
+	return -1;
+}
+
+/* Whole file into buf (at most BB_USER_FACT_MAX bytes): the count, or -1
+ * with why, *usage set when the path itself is wrong. */
+static ssize_t read_small(const char *path, unsigned char *buf, char *why, size_t wl, int *usage)
+{
+	ssize_t got = 0, n = 0;
+	int fd = open_fact(path, why, wl, usage), e;
+
+	if (fd < 0)
+		return -1;
 	while (got <= BB_USER_FACT_MAX && (n = read(fd, buf + got, BB_USER_FACT_MAX + 1 - got)) > 0)
 		got += n;
+	e = errno;
 	close(fd);
-	if (n < 0 && errno != EAGAIN)
-		return snprintf(why, wl, "%s", strerror(errno)), -1;
-	if (got > BB_USER_FACT_MAX)
-		return snprintf(why, wl, "more than %d bytes: a fact is one register or setting",
-				BB_USER_FACT_MAX), *usage = 1, -1;
+	*usage = got > BB_USER_FACT_MAX;
+	if (n < 0 && e != EAGAIN && e != EINTR) {
+		snprintf(why, wl, "%s", strerror(e));
+		return -1;
+	}
+	if (got > BB_USER_FACT_MAX) {
+		snprintf(why, wl, "more than %d bytes: a fact is one register or setting",
+			 BB_USER_FACT_MAX);
+		return -1;
+	}
 	return got;
 }
 

@@ -176,6 +176,8 @@ bad_fact 1 "--fact mmio: no /dev/mem" "cannot open" -- \
 	env BB_SYSROOT="$TMPD/nosuchroot" $BB facts --fact r=mmio:0x1000
 bad_fact 2 "stream --fact of a missing file, before anything is measured" "No such file" -- \
 	env BB_SYSROOT="$R" $BB stream -s 1M -N 3 --fact x=/sys/no/such
+bad_fact 2 "ttcp -r --server --fact of a missing file: refused at start, not at a test" "No such file" -- \
+	env BB_SYSROOT="$R" timeout -k 5 30 $BB ttcp -r --server --fact x=/sys/no/such
 
 # A --fact value that differs between A and B is named by compare among the differences
 printf '1\n' >"$R/sys/pmu"

@@ -15,6 +15,7 @@
 #include "core/parse.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
+#include "facts/facts.h"
 #include "net/units.h"
 
 #include <errno.h>
@@ -420,6 +421,7 @@ int ttcp_server_main(int argc, char **argv)
 	static struct ttcp_session signal_target;   /* only its stop flag is used */
 	struct srv_opts *o;
 	struct srv v;
+	struct bb_kvlist probe = { 0 };
 	char err[256];
 
 	if (ttcp_server_wanted(argc, argv) == 2)
@@ -429,6 +431,8 @@ int ttcp_server_main(int argc, char **argv)
 		bb_die("out of memory");
 	defaults(o, argc, argv);
 	parse(argc, argv, o);
+	bb_facts_user(&probe);   /* a --fact that cannot be read ends the server now, not at a test */
+	bb_kv_free(&probe);
 	memset(&v, 0, sizeof v);
 	v.o = o;
 	atomic_init(&v.stop, 0);
