@@ -7,7 +7,12 @@
 #         kernels get much slower, so the affected csum/mem/stream variants
 #         must be claimed regressed, and little else;
 #   busy  B with one CPU taken by a busy loop: stream and the ttcp run
-#         with a stream per CPU must be claimed regressed.
+#         with a stream per CPU must be claimed regressed;
+#   rrbusy  rr alone (rr --loopback, its client pinned to CPU 0, 3 s) with
+#         a busy loop on the other CPU in A (an idle vCPU's wake-ups would
+#         otherwise set the pace), moved onto the client's CPU in B: rr's
+#         rate must be claimed regressed and the client's wait for its CPU
+#         named among the differences.
 # The runs of each comparison alternate A, B, A, B ... so that drift of the
 # machine falls on both sides alike; each run is labelled side=A or side=B
 # and compared with `compare DIR --by side --base A`.  A measurement, never
@@ -18,7 +23,7 @@
 #   -n RUNS    runs a side in every comparison (default 5)
 #   -c COUNT   A/A comparisons (default 20)
 #   -o DIR     keep the runs and outputs in DIR (default: temporary)
-#   -p PHASES  which phases, comma-separated (default aa,o0,busy)
+#   -p PHASES  which phases, comma-separated (default aa,o0,busy; rrbusy too)
 #   -a         analyse the runs already in DIR, run nothing new
 #   BB=path    the boardbench binary (default: ./boardbench, built if missing)
 #   BUSY_CPU=N the CPU the busy loop is pinned to (default: the last)
@@ -46,7 +51,7 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 for ph in ${phases//,/ }; do
-	case $ph in aa|o0|busy) ;; *) bad "-p: unknown phase '$ph' (aa, o0, busy)" ;; esac
+	case $ph in aa|o0|busy|rrbusy) ;; *) bad "-p: unknown phase '$ph' (aa, o0, busy, rrbusy)" ;; esac
 done
 [ "$analyse_only" -eq 0 ] || [ -n "$dir" ] || bad "-a needs -o DIR with the runs"
 has_phase() { case ",$phases," in *",$1,"*) return 0 ;; esac; return 1; }
@@ -57,8 +62,14 @@ ncpu=$(getconf _NPROCESSORS_ONLN)
 trap 'busy_stop; [ -n "$dir" ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-# One quick-suite run into DIR, labelled side=SIDE.
+# One quick-suite run into DIR, labelled side=SIDE (RR_ONLY=1: rr alone,
+# its client pinned to CPU 0).
 one_run() {  # bin dir side index
+	if [ "${RR_ONLY:-0}" = 1 ]; then
+		"$1" rr --loopback --pin 0 --time 3 --json "$2/run-$4.json" --label "side=$3" \
+			>"$2/run-$4.txt" 2>&1 || die "rr $4 ($3) failed: see $2/run-$4.txt"
+		return
+	fi
 	"$1" run --json "$2/run-$4.json" --label "side=$3" >"$2/run-$4.txt" 2>&1 ||
 		die "run $4 ($3) failed: see $2/run-$4.txt"
 }
@@ -68,12 +79,16 @@ collect() {  # dir bin_a bin_b
 	local i
 	mkdir -p "$1"
 	for ((i = 0; i < runs; i++)); do
+		before_a
 		one_run "$2" "$1" A $((2 * i))
+		after_a
 		before_b
 		one_run "$3" "$1" B $((2 * i + 1))
 		after_b
 	done
 }
+before_a() { :; }
+after_a() { :; }
 before_b() { :; }
 after_b() { :; }
 
@@ -115,6 +130,21 @@ if has_phase busy; then
 	fi
 	analyse "$work/busy"
 fi
+if has_phase rrbusy; then
+	[ "$ncpu" -ge 2 ] || die "one CPU only: a busy loop would take the whole machine"
+	if [ "$analyse_only" -eq 0 ]; then
+		before_a() { busy_start 1; }
+		after_a() { busy_stop; }
+		before_b() { busy_start 0; }
+		after_b() { busy_stop; }
+		RR_ONLY=1 collect "$work/rrbusy" "$BB" "$BB"
+		before_a() { :; }
+		after_a() { :; }
+		before_b() { :; }
+		after_b() { :; }
+	fi
+	analyse "$work/rrbusy"
+fi
 if has_phase aa; then
 	for ((k = 1; k <= count; k++)); do
 		d=$(printf '%s/aa/%03d' "$work" "$k")
@@ -146,7 +176,7 @@ if has_phase aa; then
 	echo "A/A: $any of $n comparisons claimed anything ($rows rows in all); goal at most 1 in 20"
 	if [ $((any * 20)) -le "$n" ]; then echo "A/A check: PASS"; else echo "A/A check: FAIL"; fi
 fi
-for ph in o0 busy; do
+for ph in o0 busy rrbusy; do
 	has_phase $ph || continue
 	[ -f "$work/$ph/compare.csv" ] || continue
 	echo
@@ -159,13 +189,15 @@ for ph in o0 busy; do
 	echo "Claimed rows ($(claims "$work/$ph")):"
 	echo
 	claimed_rows "$work/$ph" | sed 's/^/- /'
-	if [ "$ph" = busy ]; then
+	if [ "$ph" = busy ] || [ "$ph" = rrbusy ]; then
 		echo
-		grep -q "^rr.tcp.1x1.rate,.*,regressed," "$work/busy/compare.csv" &&
-			echo "busy: rr's rate claimed regressed: yes" || echo "busy: rr's rate claimed regressed: NO"
-		grep -q "^  other processes' CPU time during " "$work/busy/compare.txt" &&
-			echo "busy: the busy loop named among the differences: yes" ||
-			echo "busy: the busy loop named among the differences: NO"
-		grep "^  other processes' CPU time during " "$work/busy/compare.txt" | sed 's/^/    /'
+		grep -q "^rr.tcp.1x1.rate,.*,regressed," "$work/$ph/compare.csv" &&
+			echo "$ph: rr's rate claimed regressed: yes" || echo "$ph: rr's rate claimed regressed: NO"
+		grep -Eq "^  (other processes' CPU time|time tasks waited for a CPU \(PSI\)) during " \
+			"$work/$ph/compare.txt" &&
+			echo "$ph: the busy loop named among the differences: yes" ||
+			echo "$ph: the busy loop named among the differences: NO"
+		grep -E "^  (other processes' CPU time|time tasks waited for a CPU \(PSI\)) during " \
+			"$work/$ph/compare.txt" | sed 's/^/    /'
 	fi
 done

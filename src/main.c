@@ -24,7 +24,8 @@ static void usage(FILE *f)
 		   "       boardbench --list | --version | --help\n"
 		   "       boardbench <applet> --help\n\nApplets:\n");
 	list_applets(f);
-	fprintf(f, "\nEvery applet accepts --json FILE, --csv FILE and --label KEY=VALUE\n"
+	fprintf(f, "\nEvery applet accepts --json FILE, --csv FILE, --label KEY=VALUE and\n"
+		   "--fact NAME=PATH (a file's content, or NAME=mmio:ADDR a register, recorded)\n"
 		   "(FILE '-' is standard output; devices and FIFOs are written in place).\n"
 		   "Exit status: 0 ok, 1 measurement or resource failure (a write error on\n"
 		   "standard output too), 2 bad usage.  A reader that closes the pipe early\n"

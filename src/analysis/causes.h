@@ -1,6 +1,6 @@
 /* causes.h - what may have caused a change: every recorded fact whose
  * values differ between the runs just before a change point and those
- * just after it (tools/differ.h decides what is a fact and which applets
+ * just after it (analysis/differ.h decides what is a fact and which applets
  * each can move), split into the facts that changed at the point (one
  * value on each side: a kernel option, the compiler flags, a firmware)
  * and those that vary from run to run anyway (a commit= label in a lab

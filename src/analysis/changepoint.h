@@ -10,7 +10,7 @@
  *      leaving at least min_seg units a side (O(n log n): Fenwick trees
  *      over the ranks);
  *   2. the split is tested with Welch's t on the log values of the two
- *      sides (tools/power.h), the p-value multiplied by the number of
+ *      sides (analysis/power.h), the p-value multiplied by the number of
  *      splits the search looked at (Bonferroni: the split was chosen
  *      because it looked best);
  *   3. binary segmentation: a split with p <= level is a candidate and
@@ -24,7 +24,7 @@
  *      rejected with it;
  *   5. each accepted point is confirmed on the samples of the runs next to
  *      it (bb_cp_confirm): Mann-Whitney and the Hodges-Lehmann interval of
- *      after/before (tools/abstats.h) must agree that it moved, the same
+ *      after/before (analysis/abstats.h) must agree that it moved, the same
  *      way as the unit values.
  * Everything is deterministic: no resampling. */
 #ifndef BB_ANALYSIS_CHANGEPOINT_H

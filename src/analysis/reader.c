@@ -115,14 +115,14 @@ static void pop(struct rd *r, size_t old)
 	r->path[old] = '\0';
 }
 
-/* Copy with control characters (and DEL) replaced by '?'. */
+/* Copy with control characters and bytes that are not UTF-8 escaped
+ * (bb_escape: \n, \t, \xNN). */
 static char *clean_dup(const char *s)
 {
-	char *d = bb_xstrdup(s);
+	size_t len = 4 * strlen(s) + 1;
+	char *d = bb_xmalloc(len);
 
-	for (char *p = d; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	bb_escape(d, len, s);
 	return d;
 }
 
@@ -161,12 +161,24 @@ static int read_string(struct rd *r, const cJSON *v, size_t max, char **out)
 	return 0;
 }
 
+/* Every number of a results file: finite, of magnitude at most 2^63, so
+ * that no figure derived from it prints with hundreds of digits. */
+static int in_range(struct rd *r, const cJSON *v)
+{
+	if (!isfinite(v->valuedouble))
+		return fail(r, "expected a finite number, got one out of range");
+	if (fabs(v->valuedouble) > BB_READ_MAX_MAGNITUDE)
+		return fail(r, "%g is out of range: numbers in results files lie within +-2^63 "
+			    "(9.2e18)", v->valuedouble);
+	return 0;
+}
+
 static int read_finite(struct rd *r, const cJSON *v, double *out)
 {
 	if (want_type(r, v, cJSON_IsNumber(v), "a finite number"))
 		return -1;
-	if (!isfinite(v->valuedouble))
-		return fail(r, "expected a finite number, got one out of range");
+	if (in_range(r, v))
+		return -1;
 	*out = v->valuedouble;
 	return 0;
 }
@@ -248,7 +260,8 @@ static int kv_add(struct rd *r, struct bb_rkvs *l, const cJSON *v)
 		pop(r, old);
 		return fail(r, "a key longer than %d bytes", BB_READ_MAX_NAME);
 	}
-	if (cJSON_IsString(v) && read_string(r, v, BB_READ_MAX_STRING, &kv->s)) {
+	if ((cJSON_IsString(v) && read_string(r, v, BB_READ_MAX_STRING, &kv->s)) ||
+	    (cJSON_IsNumber(v) && in_range(r, v))) {
 		pop(r, old);
 		return -1;
 	}
@@ -557,7 +570,38 @@ static int syntax_error(struct rd *r, const char *buf, size_t len, size_t at)
 	return fail(r, "not valid JSON (line %zu, column %zu)", line, col);
 }
 
-static int parse_checked(struct rd *r, const char *buf, size_t len, cJSON **root)
+/* The text with each \u0000 inside a string made \\x00, which cJSON reads
+ * as the text \x00: a NUL would end its C string there and make "A\u0000x"
+ * and "A\u0000y" one.  NULL (nothing to change) or a new text, NUL-ended. */
+static char *nul_escapes(const char *buf, size_t len, size_t *outlen)
+{
+	char *out, *o;
+	int in_string = 0;
+
+	if (!memmem(buf, len, "\\u0000", 6))
+		return NULL;
+	o = out = bb_xmalloc(len + 1);
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '"')
+			in_string = !in_string;
+		if (in_string && buf[i] == '\\' && len - i >= 6 && memcmp(buf + i, "\\u0000", 6) == 0) {
+			memcpy(o, "\\\\x00", 5);
+			o += 5;
+			i += 5;
+			continue;
+		}
+		*o++ = buf[i];
+		if (in_string && buf[i] == '\\' && i + 1 < len)
+			*o++ = buf[++i];   /* an escaped character, \" and \\ included */
+	}
+	*o = '\0';
+	*outlen = (size_t)(o - out);
+	return out;
+}
+
+/* Parses buf (len bytes, a NUL after them) after the checks cJSON does not
+ * make: emptiness, NUL bytes, depth; then no key twice in an object. */
+static int parse_text(struct rd *r, const char *buf, size_t len, cJSON **root)
 {
 	const char *end = NULL;
 
@@ -585,6 +629,16 @@ static int parse_checked(struct rd *r, const char *buf, size_t len, cJSON **root
 		return -1;
 	}
 	return 0;
+}
+
+/* The text as parse_text reads it: a \u0000 read as the text \x00. */
+static int parse_checked(struct rd *r, const char *buf, size_t len, cJSON **root)
+{
+	char *nul_free = memchr(buf, '\0', len) ? NULL : nul_escapes(buf, len, &len);
+	int rc = parse_text(r, nul_free ? nul_free : buf, len, root);
+
+	free(nul_free);
+	return rc;
 }
 
 static void set_name(struct rd *r, const char *name, char *err, size_t errlen)

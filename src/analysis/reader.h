@@ -8,8 +8,12 @@
  * An object with a key twice is refused (which one was meant?).
  * The first problem ends the read with one line naming the file and the
  * key, e.g. "a.json: results[0].series[3].samples[7]: expected a finite
- * number, got null".  Strings are kept with control characters replaced
- * by '?', so nothing read can move a terminal's cursor or break a line. */
+ * number, got null".  Every number must lie within +-BB_READ_MAX_MAGNITUDE.
+ * Strings are kept with control characters (a NUL written \u0000 too) and
+ * bytes that are not UTF-8 escaped as bb_escape does (\n, \t, \xNN), so
+ * nothing read can move a terminal's cursor or break a line, two strings
+ * that differ stay apart (compare --by, report and history group by
+ * them), and every tool shows the same text. */
 #ifndef BB_TOOLS_READER_H
 #define BB_TOOLS_READER_H
 
@@ -23,6 +27,7 @@
 #define BB_READ_MAX_ITEMS 4096          /* keys of params, values, labels, ... */
 #define BB_READ_MAX_NAME 256            /* applet, series, variant and unit names */
 #define BB_READ_MAX_STRING 4096         /* any other string */
+#define BB_READ_MAX_MAGNITUDE 9223372036854775808.0   /* 2^63: any number, either sign */
 
 /* A scalar field: strings as written, numbers and booleans also as text. */
 struct bb_rkv {

@@ -130,24 +130,12 @@ int bb_out_close(struct bb_out *o)
 	return -1;
 }
 
-/* Length of the UTF-8 sequence at s (2..4), or 0 if it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
-		s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-
-	for (int i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 void bb_xml_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		const unsigned char *u = (const unsigned char *)s;
 		if (*u >= 0x80) {
-			int n = utf8_len(u);
+			int n = bb_utf8_len(u);
 			if (n)
 				fwrite(s, 1, (size_t)n, f);
 			else

@@ -8,7 +8,7 @@
 
 #define BB_CALIB_APPLET "calib"
 #define BB_CALIB_SERIES "add_chain"
-#define BB_CALIB_KEY "calib.add_chain.time"   /* its metric key (tools/metrics.c) */
+#define BB_CALIB_KEY "calib.add_chain.time"   /* its metric key (analysis/metrics.c) */
 #define BB_CALIB_MIN_OPS (1UL << 20)   /* dependent adds per sample, at least */
 #define BB_CALIB_MAX_OPS (1UL << 28)
 #define BB_CALIB_MIN_S 0.002           /* a sample lasts this long at least */

@@ -46,6 +46,36 @@ static void check_writable(const char *opt, const char *path)
 	}
 }
 
+static struct bb_kvlist user_facts;
+
+const struct bb_kvlist *bb_cli_facts(void)
+{
+	return &user_facts;
+}
+
+void bb_cli_facts_reset(void)
+{
+	bb_kv_free(&user_facts);
+}
+
+/* --fact NAME=PATH or NAME=mmio:ADDR[:WIDTH[:MASK]]: the syntax here, the
+ * reading where the facts are collected. */
+static void fact_option(const char *arg)
+{
+	char name[64], spec[256];
+	struct bb_mmio m;
+
+	if (bb_parse_label(arg, name, sizeof name, spec, sizeof spec) || !spec[0])
+		bb_die_value("--fact", arg, "expected NAME=PATH or NAME=mmio:ADDR[:WIDTH[:MASK]], "
+			     "NAME of [A-Za-z0-9_.-]");
+	if (strncmp(spec, "mmio:", 5) == 0 && bb_parse_mmio(spec + 5, &m))
+		bb_die_value("--fact", arg, "expected mmio:ADDR[:WIDTH[:MASK]]: WIDTH 8, 16, 32 or 64 "
+			     "bits, ADDR a multiple of WIDTH/8, MASK not 0 and within WIDTH");
+	if (bb_kv_get(&user_facts, name))
+		bb_die_value("--fact", arg, "a NAME given twice");
+	bb_kv_str(&user_facts, name, spec);
+}
+
 int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)
 {
 	char key[64], val[256];
@@ -64,6 +94,9 @@ int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)
 			bb_die_value("--label", arg,
 				     "expected KEY=VALUE, KEY of [A-Za-z0-9_.-], printable VALUE");
 		bb_kv_str(&cli->labels, key, val);
+		return 1;
+	case BB_OPT_FACT:
+		fact_option(arg);
 		return 1;
 	default:
 		return 0;

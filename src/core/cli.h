@@ -1,5 +1,6 @@
-/* cli.h - options every applet shares (--json, --csv, --label, --help) and
- * the one-line errors for bad options, so all applets fail the same way. */
+/* cli.h - options every applet shares (--json, --csv, --label, --fact,
+ * --help) and the one-line errors for bad options, so all applets fail the
+ * same way. */
 #ifndef BB_CLI_H
 #define BB_CLI_H
 
@@ -12,6 +13,7 @@ enum {
 	BB_OPT_JSON = 0x1000,
 	BB_OPT_CSV,
 	BB_OPT_LABEL,
+	BB_OPT_FACT,
 	BB_OPT_FIRST_APPLET = 0x1100,  /* applets number their long-only options from here */
 };
 
@@ -19,6 +21,7 @@ enum {
 	{ "json", required_argument, NULL, BB_OPT_JSON },         \
 	{ "csv", required_argument, NULL, BB_OPT_CSV },           \
 	{ "label", required_argument, NULL, BB_OPT_LABEL },       \
+	{ "fact", required_argument, NULL, BB_OPT_FACT },         \
 	{ "help", no_argument, NULL, 'h' }
 
 struct bb_cli {
@@ -33,6 +36,13 @@ void bb_cli_begin(void);
 /* Handle a common option; returns 1 if opt was one, 0 otherwise. Exits 2
  * on a bad value. */
 int bb_cli_common(int opt, const char *arg, struct bb_cli *cli);
+
+/* The --fact NAME=SPEC options given (NAME -> SPEC, in order; SPEC a path
+ * or "mmio:ADDR[:WIDTH[:MASK]]", its syntax checked): one list for the
+ * process, read by src/facts/userfact.c whenever the system facts are
+ * collected, so every run records them as "fact.NAME".  Reset for tests. */
+const struct bb_kvlist *bb_cli_facts(void);
+void bb_cli_facts_reset(void);
 
 /* Exit 2 with one line for getopt's '?' or ':' result. */
 _Noreturn void bb_cli_bad(int opt, char **argv);

@@ -20,20 +20,45 @@ const char *bb_prog(void)
 	return prog_name;
 }
 
+int bb_utf8_len(const unsigned char *s)
+{
+	int n;
+	unsigned min;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; min = 0x80; }
+	else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; min = 0x800; }
+	else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; min = 0x10000; }
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
 size_t bb_escape(char *dst, size_t len, const char *src)
 {
 	size_t n = 0;
 
-	for (const unsigned char *s = (const unsigned char *)src; *s; s++) {
+	for (const unsigned char *s = (const unsigned char *)src; *s;) {
 		char esc[16];
+		int u = bb_utf8_len(s), step = u ? u : 1;
 		if (*s == '\n' || *s == '\t' || *s == '\r')
 			snprintf(esc, sizeof esc, "\\%c", *s == '\n' ? 'n' : *s == '\t' ? 't' : 'r');
-		else if (*s < 0x20 || *s == 0x7f)
+		else if (*s < 0x20 || *s == 0x7f || !u)
 			snprintf(esc, sizeof esc, "\\x%02X", *s);
-		else if (*s == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)   /* C1 controls in UTF-8 */
-			snprintf(esc, sizeof esc, "\\xC2\\x%02X", *++s);
+		else if (*s == 0xc2 && s[1] <= 0x9f)   /* C1 controls in UTF-8 (u is 2) */
+			snprintf(esc, sizeof esc, "\\xC2\\x%02X", s[1]);
 		else
-			esc[0] = (char)*s, esc[1] = '\0';
+			memcpy(esc, s, (size_t)u), esc[u] = '\0';
+		s += step;
 		for (const char *e = esc; *e; e++, n++)
 			if (n + 1 < len)
 				dst[n] = *e;

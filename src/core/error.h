@@ -24,11 +24,17 @@ void bb_error_before(void (*fn)(void));
 _Noreturn void bb_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void bb_die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* src with newline, tab, CR as \n \t \r and other control characters
- * (C0, DEL, C1) as \xNN, into dst (len bytes, always terminated).  Returns
- * the escaped length, which may be len or more when dst is too small.
- * bb_warn and bb_die write every message through it. */
+/* src with newline, tab, CR as \n \t \r, other control characters (C0,
+ * DEL, C1) and every byte of no valid UTF-8 sequence as \xNN, into dst
+ * (len bytes, always terminated): one line of valid UTF-8 that moves no
+ * cursor.  Returns the escaped length, which may be len or more when dst
+ * is too small; 4 x strlen(src) + 1 bytes always do.  bb_warn and bb_die
+ * write every message through it, and the results reader every string. */
 size_t bb_escape(char *dst, size_t len, const char *src);
+
+/* Length of the valid UTF-8 sequence at s (1 for ASCII, 2..4), or 0 when
+ * s starts no valid one (a stray byte, an overlong form, a surrogate). */
+int bb_utf8_len(const unsigned char *s);
 
 /* Allocation helpers that end the program with exit 1 on failure. */
 void *bb_xmalloc(size_t n);

@@ -1,5 +1,6 @@
 /* json.c - streaming JSON writer with strict string escaping. */
 #include "json.h"
+#include "error.h"
 
 #include <math.h>
 #include <string.h>
@@ -59,30 +60,6 @@ void bb_json_obj_end(struct bb_json *j) { close_(j, '}'); }
 void bb_json_arr_begin(struct bb_json *j) { open_(j, '['); }
 void bb_json_arr_end(struct bb_json *j) { close_(j, ']'); }
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is invalid. */
-static int utf8_len(const unsigned char *s)
-{
-	int n;
-	unsigned min;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) { n = 2; cp = s[0] & 0x1f; min = 0x80; }
-	else if ((s[0] & 0xf0) == 0xe0) { n = 3; cp = s[0] & 0x0f; min = 0x800; }
-	else if ((s[0] & 0xf8) == 0xf0) { n = 4; cp = s[0] & 0x07; min = 0x10000; }
-	else
-		return 0;
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void bb_json_write_string(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -105,7 +82,7 @@ void bb_json_write_string(FILE *f, const char *str)
 			s++;
 			continue;
 		}
-		n = utf8_len(s);
+		n = bb_utf8_len(s);
 		if (n == 0) {
 			fputs("\\ufffd", f);
 			s++;

@@ -1,7 +1,7 @@
 /* outfile.c - output files written whole, in place or to standard output,
  * never replacing what they should not (see outfile.h).  The one copy of
  * the temporary-and-rename logic: emit.c (every applet's --json/--csv) and
- * tools/toolio.c (compare and report) both write through it. */
+ * analysis/toolio.c (compare and report) both write through it. */
 #include "outfile.h"
 #include "error.h"
 

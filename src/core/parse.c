@@ -237,6 +237,42 @@ int bb_parse_label(const char *s, char *key, int keylen, char *val, int vallen)
 	return 0;
 }
 
+/* The next ':'-separated field of *s into buf (at most len - 1 bytes);
+ * *s moves past it and its ':'.  0, or -1 when it is empty or too long. */
+static int next_field(const char **s, char *buf, size_t len)
+{
+	size_t n = strcspn(*s, ":");
+
+	if (n == 0 || n >= len)
+		return -1;
+	memcpy(buf, *s, n);
+	buf[n] = '\0';
+	*s += n + ((*s)[n] == ':');
+	return 0;
+}
+
+int bb_parse_mmio(const char *s, struct bb_mmio *m)
+{
+	char f[24];
+	uint64_t v, all;
+
+	m->width = 32;
+	if (!s || !s[0] || s[strlen(s) - 1] == ':' || next_field(&s, f, sizeof f) ||
+	    bb_parse_u64(f, 0, UINT64_MAX, &m->addr))
+		return -1;
+	if (*s) {
+		if (next_field(&s, f, sizeof f) || bb_parse_u64(f, 8, 64, &v) ||
+		    (v != 8 && v != 16 && v != 32 && v != 64))
+			return -1;
+		m->width = (unsigned)v;
+	}
+	all = m->width == 64 ? UINT64_MAX : (UINT64_C(1) << m->width) - 1;
+	m->mask = all;
+	if (*s && (next_field(&s, f, sizeof f) || bb_parse_u64(f, 1, all, &m->mask)))
+		return -1;
+	return *s || m->addr % (m->width / 8) ? -1 : 0;
+}
+
 int bb_scan_field(const char *line, const char *name, unsigned long long *out)
 {
 	size_t n = strlen(name);

@@ -50,4 +50,15 @@ int bb_scan_counters(const char *p, uint64_t *v, int max);
  * printable characters.  Pointers into caller buffers are returned. */
 int bb_parse_label(const char *s, char *key, int keylen, char *val, int vallen);
 
+/* A physical register: what follows "mmio:" in --fact NAME=mmio:ADDR[:WIDTH[:MASK]]. */
+struct bb_mmio {
+	uint64_t addr;    /* physical address, aligned to the width */
+	unsigned width;   /* bits: 8, 16, 32 (the default) or 64 */
+	uint64_t mask;    /* bits kept: not 0, within the width (default all) */
+};
+
+/* "ADDR[:WIDTH[:MASK]]", each decimal or 0x hex; 0, or -1 (any field bad,
+ * ADDR not a multiple of WIDTH / 8, MASK 0 or wider than WIDTH). */
+int bb_parse_mmio(const char *s, struct bb_mmio *m);
+
 #endif

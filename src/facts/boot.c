@@ -14,8 +14,11 @@
  * A serial or UUID with no digit but 0 ("Not Specified", "To Be Filled By
  * O.E.M.", all zeros, all Fs) is a placeholder.  When a dt or dmi source
  * has no serial or UUID, "board.id_note" says that boards of one model
- * share the id.  No serial, UUID or machine id is ever recorded: only the
- * hash. */
+ * share the id.  "soc.serial_id" is the same hash of the SoC's own serial
+ * number alone (/sys/devices/soc0/serial_number, else the device tree's
+ * /serial-number: "boardbench soc.serial_id\n", the serial, "\n"), so
+ * that two boards of one model tell apart where board.id cannot.  No
+ * serial, UUID or machine id is ever recorded: only the hash. */
 #include "facts/facts.h"
 #include "facts/root.h"
 #include "core/sha256.h"
@@ -61,10 +64,37 @@ static int hash_source(struct bb_sha256 *h, size_t i)
 	return ids;
 }
 
+/* The first 16 hex digits of a finished hash. */
+static void hash_hex(struct bb_sha256 *h, char hex[17])
+{
+	unsigned char d[BB_SHA256_LEN];
+
+	bb_sha256_final(h, d);
+	for (int k = 0; k < 16; k++)
+		hex[k] = "0123456789abcdef"[k & 1 ? d[k / 2] & 15 : d[k / 2] >> 4];
+	hex[16] = '\0';
+}
+
+static void put_soc_serial(struct bb_kvlist *kv)
+{
+	struct bb_sha256 h;
+	char v[256], hex[17];
+
+	if ((bb_root_line("/sys/devices/soc0/serial_number", v, sizeof v) ||
+	     !strpbrk(v, "123456789")) &&
+	    (bb_root_line("/proc/device-tree/serial-number", v, sizeof v) ||
+	     !strpbrk(v, "123456789")))
+		return;
+	bb_sha256_init(&h);
+	hash_field(&h, "boardbench soc.serial_id");
+	hash_field(&h, v);
+	hash_hex(&h, hex);
+	bb_kv_str(kv, "soc.serial_id", hex);
+}
+
 static void put_board(struct bb_kvlist *kv)
 {
 	struct bb_sha256 h;
-	unsigned char d[BB_SHA256_LEN];
 	char hex[17] = "";
 	const char *note = NULL;
 	size_t i = 0;
@@ -75,9 +105,7 @@ static void put_board(struct bb_kvlist *kv)
 	if (ids >= 0) {
 		if (!ids && sources[i].file[1])
 			note = "no serial number or UUID readable: boards of one model share this id";
-		bb_sha256_final(&h, d);
-		for (int k = 0; k < 16; k++)
-			hex[k] = "0123456789abcdef"[k & 1 ? d[k / 2] & 15 : d[k / 2] >> 4];
+		hash_hex(&h, hex);
 	}
 	bb_kv_str(kv, "board.id", hex);
 	bb_kv_str(kv, "board.id_source", ids >= 0 ? sources[i].name : "none");
@@ -95,4 +123,5 @@ void bb_facts_boot(struct bb_kvlist *kv)
 		bb_facts_put(kv, "boot.uptime_s", buf);
 	}
 	put_board(kv);
+	put_soc_serial(kv);
 }

@@ -7,6 +7,9 @@
  *   clock.policy0.driver              clock.policy0.min_khz, max_khz (the
  *   clock.policy0.cpuinfo_min_khz,    scaling limits), base_khz (x86 HWP)
  *     cpuinfo_max_khz (the hardware's) clock.policy0.khz.now
+ *   clock.policy0.available_khz = "600000 1200000" (the operating points)
+ *   clock.boost = "1" (cpufreq's boost switch: turbo, where the driver has
+ *   one), clock.intel_pstate.status, clock.intel_pstate.no_turbo
  *   thermal.zone0.type = "cpu-thermal"  thermal.zone0.temp_c.now = "45.2"
  *   thermal.zone0.trip0.type = "passive"  thermal.zone0.trip0.temp_c = "85"
  * Every value is a string, as facts are (facts.h): kHz as sysfs says
@@ -47,6 +50,17 @@ static void put_khz(struct bb_kvlist *kv, const char *pre, const char *key, cons
 		put_ll(kv, pre, key, v);
 }
 
+static void put_file(struct bb_kvlist *kv, const char *pre, const char *key, const char *dir,
+		     const char *file)
+{
+	char path[128], k[96], v[512];
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	snprintf(k, sizeof k, "%s.%s", pre, key);
+	if (bb_root_line(path, v, sizeof v) == 0)
+		bb_facts_put(kv, k, v);
+}
+
 /* Millidegrees as degrees: 45200 -> "45.2", 85000 -> "85", -5500 -> "-5.5". */
 static void put_celsius(struct bb_kvlist *kv, const char *pre, const char *key, long long mc)
 {
@@ -74,6 +88,7 @@ static void policy_facts(struct bb_kvlist *kv, const struct bb_heat_policy *p)
 	put_khz(kv, pre, "max_khz", p->dir, "scaling_max_freq");
 	put_khz(kv, pre, "cpuinfo_min_khz", p->dir, "cpuinfo_min_freq");
 	put_khz(kv, pre, "cpuinfo_max_khz", p->dir, "cpuinfo_max_freq");
+	put_file(kv, pre, "available_khz", p->dir, "scaling_available_frequencies");
 	if (p->base_khz > 0)
 		put_ll(kv, pre, "base_khz", p->base_khz);
 	if (p->cur_khz > 0)
@@ -103,6 +118,10 @@ void bb_facts_clocks(struct bb_kvlist *kv)
 	bb_heat_read(s);
 	for (int i = 0; i < s->npolicy; i++)
 		policy_facts(kv, &s->policy[i]);
+	put_file(kv, "clock", "boost", "/sys/devices/system/cpu/cpufreq", "boost");
+	put_file(kv, "clock", "intel_pstate.status", "/sys/devices/system/cpu/intel_pstate", "status");
+	put_file(kv, "clock", "intel_pstate.no_turbo", "/sys/devices/system/cpu/intel_pstate",
+		 "no_turbo");
 	for (int i = 0; i < s->nzone; i++)
 		zone_facts(kv, &s->zone[i]);
 	free(s);

@@ -35,7 +35,13 @@ void bb_facts_collect(struct bb_kvlist *kv)
 	bb_facts_cpu(kv);
 	bb_facts_kernel(kv);
 	bb_facts_firmware(kv);
+	bb_facts_memory(kv);
+	bb_facts_caches(kv);
 	bb_facts_clocks(kv);
+	bb_facts_devfreq(kv);
+	bb_facts_clktree(kv);
+	bb_facts_virt(kv);
 	bb_facts_netsys(kv);
 	bb_facts_boot(kv);
+	bb_facts_user(kv);
 }

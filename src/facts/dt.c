@@ -3,31 +3,20 @@
  * bootloader or firmware left in /chosen (U-Boot's "u-boot,version" and
  * "u-boot,bootconf", the Raspberry Pi firmware's /chosen/bootloader node,
  * a UEFI boot's system table) and /sys/devices/soc0's machine, family,
- * soc_id and revision ("soc.revision": the silicon revision).  Keys name
- * the tree path with dots: /chosen/bootloader/version ->
- * "dt.chosen.bootloader.version".  soc0's serial number is private and
- * never read. */
+ * soc_id and revision ("soc.revision": the silicon revision), and the
+ * compatible of the SoC's node ("dt.soc.compatible").  Keys name the tree
+ * path with dots: /chosen/bootloader/version ->
+ * "dt.chosen.bootloader.version".  Serial numbers are private: boot.c
+ * records only a hash of them. */
 #include "facts/facts.h"
+#include "facts/dtprop.h"
 #include "facts/root.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #define DT_PROP_MAX 4096
-
-/* The device tree's root: /proc/device-tree, or sysfs's copy of it. */
-static const char *dt_base(void)
-{
-	static const char *const bases[] = { "/proc/device-tree", "/sys/firmware/devicetree/base" };
-	char path[4096];
-
-	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
-		if (bb_root_path(path, sizeof path, bases[i]) == 0 && access(path, F_OK) == 0)
-			return bases[i];
-	return NULL;
-}
 
 /* Whether every byte is printable text or a NUL ending a string, and the
  * last one is a NUL: a strings list, as "compatible" is. */
@@ -129,14 +118,31 @@ static void soc0(struct bb_kvlist *kv)
 	}
 }
 
+/* The compatible of the SoC's node: /soc, /soc@ADDR (simple-bus, e.g.
+ * "fsl,imx8mq-soc, simple-bus"), else TI's /ocp. */
+static void dt_soc(struct bb_kvlist *kv, const char *base)
+{
+	char names[8][BB_ROOT_NAME_MAX], prop[BB_ROOT_NAME_MAX + 16];
+	int n = bb_root_list(base, "soc", names, 8);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], "soc") == 0 || strncmp(names[i], "soc@", 4) == 0) {
+			snprintf(prop, sizeof prop, "%.63s/compatible", names[i]);
+			dt_prop(kv, base, prop, "dt.soc.compatible", 0);
+			return;
+		}
+	dt_prop(kv, base, "ocp/compatible", "dt.soc.compatible", 0);
+}
+
 void bb_facts_dt(struct bb_kvlist *kv)
 {
-	const char *base = dt_base();
+	const char *base = bb_dt_base();
 
 	if (base) {
 		dt_prop(kv, base, "model", "dt.model", 0);
 		dt_prop(kv, base, "compatible", "dt.compatible", 0);
 		dt_chosen(kv, base);
+		dt_soc(kv, base);
 	}
 	soc0(kv);
 }

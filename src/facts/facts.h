@@ -22,9 +22,15 @@ void bb_facts_collect(struct bb_kvlist *kv);
 void bb_facts_dt(struct bb_kvlist *kv);        /* dt.*, soc.* (device tree, soc0) */
 void bb_facts_cpu(struct bb_kvlist *kv);       /* cpu.* by architecture */
 void bb_facts_kernel(struct bb_kvlist *kv);    /* kernel.* (release, cmdline, config) */
-void bb_facts_firmware(struct bb_kvlist *kv);  /* firmware.*, board.*, memory.* */
+void bb_facts_firmware(struct bb_kvlist *kv);  /* firmware.*, board.*, memory.mcN.* (EDAC) */
+void bb_facts_memory(struct bb_kvlist *kv);    /* memory.total_kb, memory.dt, memory.dmi */
+void bb_facts_caches(struct bb_kvlist *kv);    /* cache.* (sysfs), cache.dt.* */
 void bb_facts_clocks(struct bb_kvlist *kv);    /* clock.*, thermal.* */
+void bb_facts_devfreq(struct bb_kvlist *kv);   /* devfreq.* */
+void bb_facts_clktree(struct bb_kvlist *kv);   /* clk.* (debugfs clk_summary) */
+void bb_facts_virt(struct bb_kvlist *kv);      /* virt.hypervisor, virt.container */
 void bb_facts_netsys(struct bb_kvlist *kv);    /* net.* sysctls */
 void bb_facts_boot(struct bb_kvlist *kv);      /* boot.id, boot.uptime_s, board.id* */
+void bb_facts_user(struct bb_kvlist *kv);      /* fact.NAME: --fact files and registers */
 
 #endif

@@ -5,16 +5,17 @@
  * (firmware.efi), and the memory controllers EDAC knows
  * (/sys/devices/system/edac/mc/mcN: memory.mcN.name, memory.mcN.size_mb
  * and memory.mcN.dimms, e.g. "2x 8192 MB Unbuffered-DDR4 SECDED"; csrows
- * on kernels before DIMMs were listed). */
+ * on kernels before DIMMs were listed; memory.mcN.ranks where the
+ * controller lists ranks, its chip selects, instead of DIMMs). */
 #include "facts/facts.h"
 #include "facts/root.h"
+#include "facts/tally.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define EDAC_MC_MAX 8
 #define EDAC_DIMM_MAX 64
-#define DIMM_KINDS_MAX 8
 
 static void dmi(struct bb_kvlist *kv)
 {
@@ -48,25 +49,6 @@ static void efi(struct bb_kvlist *kv)
 	}
 }
 
-/* DIMMs (or csrows) alike in size, type and ECC mode, counted. */
-struct dimm_kind {
-	char desc[128];
-	int count;
-};
-
-static void add_kind(struct dimm_kind *k, int *nk, const char *desc)
-{
-	for (int i = 0; i < *nk; i++)
-		if (strcmp(k[i].desc, desc) == 0) {
-			k[i].count++;
-			return;
-		}
-	if (*nk < DIMM_KINDS_MAX) {
-		snprintf(k[*nk].desc, sizeof k[*nk].desc, "%s", desc);
-		k[(*nk)++].count = 1;
-	}
-}
-
 /* One DIMM directory (dimmN: size, dimm_mem_type, dimm_edac_mode; or
  * csrowN: size_mb, mem_type, edac_mode): 0, or -1. */
 static int one_dimm(const char *dir, const char *pfx, char *desc, size_t len)
@@ -85,31 +67,27 @@ static int one_dimm(const char *dir, const char *pfx, char *desc, size_t len)
 	return 0;
 }
 
-/* memory.mcN.dimms: "2x 8192 MB Unbuffered-DDR4 SECDED". */
+/* memory.mcN.dimms: "2x 8192 MB Unbuffered-DDR4 SECDED", from dimmK (or
+ * csrowK on older kernels); memory.mcN.ranks the same from rankK, which a
+ * controller that counts chip selects has instead of dimmK. */
 static void mc_dimms(struct bb_kvlist *kv, const char *mc, int n)
 {
-	struct dimm_kind kinds[DIMM_KINDS_MAX];
-	int nk = 0;
-	char dir[160], desc[128], out[512], key[64];
-	size_t o = 0;
+	static const char *const dirs[][3] = {
+		{ "dimm", "dimm_", "dimms" }, { "rank", "dimm_", "ranks" }, { "csrow", "", "dimms" },
+	};
+	struct bb_tally t = { 0 };
+	char dir[160], desc[128], key[64];
 
-	for (int i = 0; i < EDAC_DIMM_MAX; i++) {
-		snprintf(dir, sizeof dir, "%s/dimm%d", mc, i);
-		if (one_dimm(dir, "dimm_", desc, sizeof desc) == 0) {
-			add_kind(kinds, &nk, desc);
-			continue;
+	for (size_t d = 0; d < sizeof dirs / sizeof dirs[0] && !t.n; d++) {
+		snprintf(key, sizeof key, "memory.mc%d.%s", n, dirs[d][2]);
+		for (int i = 0; i < EDAC_DIMM_MAX; i++) {
+			snprintf(dir, sizeof dir, "%s/%s%d", mc, dirs[d][0], i);
+			if (one_dimm(dir, dirs[d][1], desc, sizeof desc))
+				break;
+			bb_tally_add(&t, key, desc);
 		}
-		snprintf(dir, sizeof dir, "%s/csrow%d", mc, i);
-		if (one_dimm(dir, "", desc, sizeof desc))
-			break;
-		add_kind(kinds, &nk, desc);
 	}
-	out[0] = '\0';
-	for (int i = 0; i < nk && o < sizeof out; i++)
-		o += (size_t)snprintf(out + o, sizeof out - o, "%s%dx %s", i ? ", " : "",
-				      kinds[i].count, kinds[i].desc);
-	snprintf(key, sizeof key, "memory.mc%d.dimms", n);
-	bb_facts_put(kv, key, out);
+	bb_tally_put(kv, &t, ", ");
 }
 
 static void edac(struct bb_kvlist *kv)

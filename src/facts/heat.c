@@ -6,7 +6,6 @@
 #include "facts/root.h"
 #include "core/error.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,29 +48,22 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The numbers N of the entries "<prefix>N" of dir, sorted; at most max. */
+/* The numbers N of the entries "<prefix>N" of dir, sorted; at most max
+ * (at most 32). */
 static int list_numbered(const char *dir, const char *prefix, int *ids, int max)
 {
-	char full[4096];
+	char names[32][BB_ROOT_NAME_MAX];
 	size_t pl = strlen(prefix);
-	struct dirent *e;
-	DIR *d;
-	int n = 0;
+	int n = bb_root_list(dir, prefix, names, max < 32 ? max : 32), k = 0;
 
-	if (bb_root_path(full, sizeof full, dir) || !(d = opendir(full)))
-		return 0;
-	while ((e = readdir(d)) && n < max) {
+	for (int i = 0; i < n; i++) {
 		char *end;
-		long v;
-		if (strncmp(e->d_name, prefix, pl) != 0 || !e->d_name[pl])
-			continue;
-		v = strtol(e->d_name + pl, &end, 10);
-		if (!*end && v >= 0 && v < 1000000)
-			ids[n++] = (int)v;
+		long v = strtol(names[i] + pl, &end, 10);
+		if (names[i][pl] && !*end && v >= 0 && v < 1000000)
+			ids[k++] = (int)v;
 	}
-	closedir(d);
-	qsort(ids, (size_t)n, sizeof *ids, cmp_int);
-	return n;
+	qsort(ids, (size_t)k, sizeof *ids, cmp_int);
+	return k;
 }
 
 /* ---- "0 1 2 3 5" -> "0-3,5" ---- */

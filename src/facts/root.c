@@ -3,6 +3,7 @@
 #include "facts/root.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -95,4 +96,28 @@ int bb_root_llong(const char *path, long long *v)
 	errno = 0;
 	*v = strtoll(buf, &end, 10);
 	return errno || end == buf || *end ? -1 : 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int bb_root_list(const char *dir, const char *prefix, char (*names)[BB_ROOT_NAME_MAX], int max)
+{
+	char full[4096];
+	size_t pl = strlen(prefix);
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (bb_root_path(full, sizeof full, dir) || !(d = opendir(full)))
+		return 0;
+	while (n < max && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && strncmp(e->d_name, prefix, pl) == 0 &&
+		    strlen(e->d_name) < BB_ROOT_NAME_MAX)
+			strcpy(names[n++], e->d_name);
+	closedir(d);
+	qsort(names, (size_t)n, sizeof *names, by_name);
+	return n;
 }

@@ -37,4 +37,10 @@ ssize_t bb_root_read(const char *path, char *buf, size_t len);
 /* A number file (sysfs "1500", sysctl "131071"): 0 and *v, or -1. */
 int bb_root_llong(const char *path, long long *v);
 
+/* The names in the directory dir (under the root) that start with prefix
+ * ("" for every one but . and ..), sorted, at most max, each at most
+ * BB_ROOT_NAME_MAX - 1 bytes (longer ones are left out); how many. */
+#define BB_ROOT_NAME_MAX 64
+int bb_root_list(const char *dir, const char *prefix, char (*names)[BB_ROOT_NAME_MAX], int max);
+
 #endif

@@ -358,6 +358,48 @@ bad 2 "deep.json: labels.x[0]|nested deeper than 32 levels" -- $BB compare "$goo
 mkdir "$TMPD/nojson"
 bad 2 "nojson: no *.json results files" -- $BB compare "$TMPD/nojson" "$D/B"
 
+# ---- hostile strings and numbers ----
+# Labels that differ only after a NUL (\u0000) or in bytes that are not
+# UTF-8 stay distinct groups, shown escaped alike by compare and report;
+# numbers past 2^63 are refused; an extreme figure within range prints a
+# change of a few characters.
+mkdir "$TMPD/nul" "$TMPD/ff"
+for i in 1 2 3; do
+	mkrun "$TMPD/x$i.json" label=L=Ax noise=$((i % 2 + 1))
+	mkrun "$TMPD/y$i.json" label=L=Ay noise=$((i % 2 + 1)) scale=1.1
+	sed 's/"L": "Ax"/"L": "A\\u0000x"/' "$TMPD/x$i.json" >"$TMPD/nul/x$i.json"
+	sed 's/"L": "Ay"/"L": "A\\u0000y"/' "$TMPD/y$i.json" >"$TMPD/nul/y$i.json"
+	LC_ALL=C sed "s/\"L\": \"Ax\"/\"L\": \"A$(printf '\377')x\"/" "$TMPD/x$i.json" >"$TMPD/ff/x$i.json"
+	LC_ALL=C sed "s/\"L\": \"Ay\"/\"L\": \"A$(printf '\376')y\"/" "$TMPD/y$i.json" >"$TMPD/ff/y$i.json"
+done
+expect_exit 0 "compare --by L: labels A\\u0000x and A\\u0000y are two groups" -- \
+	$BB compare "$TMPD/nul" --by L
+grep -q '^A: L=A\\x00x (3 runs' "$TMPD/out" && grep -q '^B: L=A\\x00y (3 runs' "$TMPD/out"
+tap $? "compare --by L names both groups, the NUL shown as \\x00"
+expect_exit 0 "report --by L of the same runs exits 0" -- \
+	$BB report "$TMPD/nul" --by L -o "$TMPD/nul.html"
+grep -q 'A\\x00x' "$TMPD/nul.html" && grep -q 'A\\x00y' "$TMPD/nul.html"
+tap $? "report --by L shows both groups with the NUL as \\x00, as compare does"
+expect_exit 0 "compare --by L with labels holding bytes 0xFF and 0xFE exits 0" -- \
+	$BB compare "$TMPD/ff" --by L
+LC_ALL=C grep -q "$(printf '[\376\377]')" "$TMPD/out"
+[ $? -ne 0 ] && grep -q 'L=A\\xFEy' "$TMPD/out" && grep -q 'L=A\\xFFx' "$TMPD/out"
+tap $? "compare prints no raw byte that is not UTF-8: 0xFF as \\xFF"
+expect_exit 0 "report --by L with those labels exits 0" -- \
+	$BB report "$TMPD/ff" --by L -o "$TMPD/ff.html"
+LC_ALL=C grep -q "$(printf '[\376\377]')" "$TMPD/ff.html"
+[ $? -ne 0 ] && grep -q 'A\\xFFx' "$TMPD/ff.html" && grep -q 'A\\xFEy' "$TMPD/ff.html"
+tap $? "report escapes them exactly as compare does (\\xFF, \\xFE)"
+sed '0,/"samples": \[/s//"samples": [1e300, /' "$good" >"$TMPD/e300.json"
+bad 2 "e300.json: results[0].series[0].samples[0]: 1e+300 is out of range" -- \
+	$BB compare "$good" "$TMPD/e300.json"
+sed 's/"work": [0-9]*/"work": 9.2e18/' "$good" >"$TMPD/e18.json"
+expect_exit 0 "compare --all of figures 10^10 apart (within range) exits 0" -- \
+	$BB compare --all "$good" "$TMPD/e18.json"
+grep -q '[0-9]\{12\}' "$TMPD/out"
+[ $? -ne 0 ] && grep -q '+[0-9.]*e+1[0-9]%' "$TMPD/out"
+tap $? "compare prints such a change in a few characters (+5.75e+12%), never 12 digits in a row"
+
 # ---- bad usage ----
 bad 2 "expected two results files" -- $BB compare "$good"
 bad 2 "expected two results files" -- $BB compare "$good" "$good" "$good"

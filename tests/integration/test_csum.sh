@@ -220,6 +220,74 @@ bad2 "an operand" -- $BB csum extra
 bad2 "an unknown option" -- $BB csum --bogus
 bad2 "--sizes without a value" -- $BB csum --sizes
 
+# ---- endless and blocking inputs: bounded, and stopped by the first signal ----
+# (every command under timeout: a hang fails the test instead of the suite)
+for dev in /dev/zero /dev/full; do
+	[ -r "$dev" ] || { echo "ok - --data $dev # SKIP no $dev"; continue; }
+	timeout -k 5 60 $BB csum --data "$dev" --max-bytes 4M --variant ref16 >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q -- "--max-bytes 4194304" "$TMPD/err"
+	tap $? "--data $dev stops at --max-bytes 4M: exit 2, one line naming the limit (exit $rc)"
+done
+printf '%05000d' 0 >"$TMPD/big"
+expect_exit 2 "--data of a file larger than --max-bytes exits 2 before reading" -- \
+	timeout -k 5 60 $BB csum --data "$TMPD/big" --max-bytes 4K
+expect_exit 0 "--data of a file of exactly --max-bytes exits 0" -- \
+	timeout -k 5 60 $BB csum --data "$TMPD/big" --max-bytes 5000
+bad2 "--max-bytes without --data" -- $BB csum --max-bytes 1M
+bad2 "--max-bytes 0" -- $BB csum --data "$TMPD/rfc" --max-bytes 0
+
+# pid_reads PID FILE: whether process PID has FILE open (it is then past
+# setting up its signal handlers): the test waits for that, not for a time.
+pid_reads() {
+	for _fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_fd" 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
+# stop_when_reading SIG FILE ARGS...: csum --data FILE in the background,
+# SIG once it reads; its exit status in $rc, stderr in $TMPD/err.
+stop_when_reading() {
+	sig=$1; file=$2; shift 2
+	timeout -k 5 60 $BB csum --data "$file" --variant ref16 "$@" >"$TMPD/out" 2>"$TMPD/err" &
+	tpid=$!
+	i=0
+	while [ $i -lt 200 ]; do
+		pid=$(pgrep -P "$tpid" 2>/dev/null | head -1)
+		[ -n "$pid" ] && pid_reads "$pid" "$file" && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$pid" ] && kill -"$sig" "$pid" 2>/dev/null
+	wait "$tpid"
+	rc=$?
+}
+if [ -d /proc/self/fd ] && command -v pgrep >/dev/null 2>&1; then
+	stop_when_reading INT /dev/zero --max-bytes 1024G --json "$TMPD/zero.json"
+	[ "$rc" -eq 1 ] && jq -e '.results[0].status == "interrupted" and
+		(.results[0].message | test("SIGINT: kept the sums of the first [0-9]+ bytes"))' \
+		"$TMPD/zero.json" >/dev/null 2>&1
+	tap $? "--data /dev/zero stops at the first SIGINT: exit 1, the sums so far kept as interrupted (exit $rc)"
+	mkfifo "$TMPD/fifo"
+	stop_when_reading TERM "$TMPD/fifo" --json "$TMPD/fifo.json"
+	[ "$rc" -eq 1 ] && jq -e '.results[0].status == "interrupted" and .results[0].params.bytes == 0' \
+		"$TMPD/fifo.json" >/dev/null 2>&1
+	tap $? "--data FIFO with no writer: the first SIGTERM ends the wait, exit 1 (exit $rc)"
+	(cat /dev/zero >"$TMPD/fifo" 2>/dev/null &)
+	timeout -k 5 60 $BB csum --data "$TMPD/fifo" --max-bytes 1M --variant ref16 >"$TMPD/out" 2>"$TMPD/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && grep -q -- "--max-bytes 1048576" "$TMPD/err"
+	tap $? "--data FIFO fed without end stops at --max-bytes: exit 2 (exit $rc)"
+	printf 'hello' >"$TMPD/hello"
+	(sleep 0; cat "$TMPD/hello" >"$TMPD/fifo") &
+	expect_exit 0 "--data FIFO with a writer that ends: its bytes summed, exit 0" -- \
+		timeout -k 5 60 $BB csum --data "$TMPD/fifo" --variant ref16
+	expect_grep "^csum of .*: 5 bytes" "$TMPD/out" "--data FIFO: all 5 bytes written were read"
+	wait
+else
+	echo "ok - --data and signals # SKIP no /proc/PID/fd or pgrep"
+fi
+
 # ---- selftest ----
 expect_exit 0 "selftest --only csum passes" -- $BB selftest --only csum
 expect_grep "^csum ref16  *partial sum  *passed" "$TMPD/out" "selftest has a line for ref16"

@@ -85,15 +85,20 @@ fi
 common='  --json FILE        write the run, every sample included, as JSON
   --csv FILE         write every sample as CSV
   --label KEY=VALUE  record a label with the run (repeatable), e.g. PMU=0
+  --fact NAME=PATH   record what the file PATH holds (a debugfs or sysfs
+                     register, a saved fw_printenv) as fact.NAME, which
+                     compare names when it differs (repeatable);
+                     NAME=mmio:ADDR[:WIDTH[:MASK]] reads a physical register
+                     through /dev/mem instead (root; WIDTH 8/16/32/64 bits)
   -h, --help         show this help'
 printf '%s\n' "$common" >"$TMPD/common"
 bad=
 for f in src/applets/*/help*.txt; do
 	grep -q '^  --json FILE ' "$f" || continue
-	grep -A3 '^  --json FILE ' "$f" | cmp -s - "$TMPD/common" || bad="$bad $f"
+	grep -A8 '^  --json FILE ' "$f" | cmp -s - "$TMPD/common" || bad="$bad $f"
 done
 [ -z "$bad" ]
-tap $? "every text listing --json lists --json, --csv, --label and --help the same way ($bad)"
+tap $? "every text listing --json lists --json, --csv, --label, --fact and --help the same way ($bad)"
 
 # Every help text is one an applet prints (in a build with them all).
 if [ "$(echo "$applets" | wc -l)" -ge 11 ]; then

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,54 @@ static void test_boot_and_load(void **state)
 	bb_diffs_free(&d);
 }
 
+/* The applets a system fact that differs may explain, as compare says. */
+static const char *explains_of(const char *key)
+{
+	static char out[64];
+	struct fake fa, fb;
+	struct bb_rrun ra = { 0 }, rb = { 0 };
+	struct bb_runs A = { &ra, 1, 1 }, B = { &rb, 1, 1 };
+	struct bb_diffs d;
+	const struct bb_diff *x;
+
+	fake_run(&fa, "1", "0", "0", "x", "5", "0");
+	fake_run(&fb, "1", "0", "0", "x", "5", "0");
+	fa.sys[4] = (struct bb_rkv){ (char *)key, "A", NAN };
+	fb.sys[4] = (struct bb_rkv){ (char *)key, "B", NAN };
+	fa.run.system.n = fb.run.system.n = 5;
+	ra = fa.run;
+	rb = fb.run;
+	bb_diffs_find(&d, &A, &B);
+	x = find(&d, key);
+	snprintf(out, sizeof out, "%s", x ? x->explains : "(no difference)");
+	bb_diffs_free(&d);
+	return out;
+}
+
+/* What a board engineer expects the memory, clock and SoC facts to
+ * explain: a memory fact or the DDR controller's devfreq clock every
+ * memory-bound applet, loopback ttcp and rr included; caches the
+ * cache-bound ones; the SoC, the clock tree, a hypervisor, a --fact
+ * register anything; a devfreq clock that moves by design nothing. */
+static void test_memory_and_clock_facts_explain(void **state)
+{
+	(void)state;
+	assert_string_equal(explains_of("memory.dt"), "stream lat mem ttcp rr");
+	assert_string_equal(explains_of("memory.dmi"), "stream lat mem ttcp rr");
+	assert_string_equal(explains_of("memory.mc0.ranks"), "stream lat mem ttcp rr");
+	assert_string_equal(explains_of("devfreq.dmc.hz"), "stream lat mem ttcp rr");
+	assert_string_equal(explains_of("devfreq.dmc.max_hz"), "stream lat mem ttcp rr");
+	assert_string_equal(explains_of("cache.L2"), "stream lat csum mem");
+	assert_string_equal(explains_of("cache.dt.L1d"), "stream lat csum mem");
+	assert_string_equal(explains_of("soc.soc_id"), "*");
+	assert_string_equal(explains_of("dt.soc.compatible"), "*");
+	assert_string_equal(explains_of("clk.dram_pll"), "*");
+	assert_string_equal(explains_of("clock.policy0.available_khz"), "*");
+	assert_string_equal(explains_of("virt.hypervisor"), "*");
+	assert_string_equal(explains_of("fact.SDRAM0_CFG0"), "*");
+	assert_string_equal(explains_of("devfreq.dmc.hz.now"), "(no difference)");
+}
+
 /* "mem" explains mem, not memory or lat; "*" explains anything. */
 static void test_explains_words(void **state)
 {
@@ -218,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_differences_and_by_design),
 		cmocka_unit_test(test_sets_of_values),
 		cmocka_unit_test(test_applet_on_one_side),
+		cmocka_unit_test(test_memory_and_clock_facts_explain),
 		cmocka_unit_test(test_explains_words),
 		cmocka_unit_test(test_boot_and_load),
 	};

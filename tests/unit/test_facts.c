@@ -24,38 +24,8 @@
 #include "core/inflate.h"
 #include "facts/root.h"
 
-#define BOARDS "tests/fixtures/boards/"
+#include "facts_fixture.h"
 
-static struct bb_kvlist kv;
-
-static void use_root(const char *root)
-{
-	if (root)
-		setenv("BB_SYSROOT", root, 1);
-	else
-		unsetenv("BB_SYSROOT");
-	bb_root_reset();
-	bb_kv_free(&kv);
-}
-
-static void collect(const char *board)
-{
-	char root[256];
-
-	snprintf(root, sizeof root, BOARDS "%s", board);
-	use_root(root);
-	bb_facts_collect(&kv);
-}
-
-static const char *fact(const char *key)
-{
-	const struct bb_kv *v = bb_kv_get(&kv, key);
-
-	return v ? v->s : NULL;
-}
-
-#define assert_fact(key, val) assert_string_equal(fact(key) ? fact(key) : "(absent)", (val))
-#define assert_no_fact(key) assert_null(fact(key))
 
 static int teardown(void **state)
 {

@@ -91,6 +91,9 @@ static void test_escape(void **state)
 	assert_string_equal(buf, "a\\nb\\tc\\rd\\x1B[2J\\x7F");
 	bb_escape(buf, sizeof buf, "C1 \xc2\x9b and \xc3\xa9");   /* CSI escaped, é kept */
 	assert_string_equal(buf, "C1 \\xC2\\x9B and \xc3\xa9");
+	/* bytes of no valid UTF-8 (stray, overlong, a surrogate, cut short) */
+	bb_escape(buf, sizeof buf, "\xff\xc0\xaf\xed\xa0\x80 \xf0\x9f\x98\x80 \xe2\x82");
+	assert_string_equal(buf, "\\xFF\\xC0\\xAF\\xED\\xA0\\x80 \xf0\x9f\x98\x80 \\xE2\\x82");
 	assert_int_equal(bb_escape(buf, 4, "a\nbcdef"), 8);   /* truncated, terminated */
 	assert_string_equal(buf, "a\\n");
 }

@@ -380,6 +380,32 @@ static int label(const char *s, char *key, char *val)
 	return bb_parse_label(s, key, 64, val, 256);
 }
 
+/* --fact NAME=mmio:ADDR[:WIDTH[:MASK]]: what follows "mmio:". */
+static void test_mmio(void **state)
+{
+	static const char *const bad[] = {
+		"", ":", "0x1000:", "0x1000::0xff", "x", "0x1002", "0x1001:16", "0x1004:64",
+		"0x1000:12", "0x1000:0", "0x1000:128", "0x1000:8:0", "0x1000:8:0x100",
+		"0x1000:32:0x1:1", "0x1000:32:zz", "-4", "0x1000 ", "18446744073709551616",
+	};
+	struct bb_mmio m;
+
+	(void)state;
+	assert_int_equal(bb_parse_mmio("0x3d400000", &m), 0);
+	assert_true(m.addr == 0x3d400000 && m.width == 32 && m.mask == 0xffffffffu);
+	assert_int_equal(bb_parse_mmio("4096:8", &m), 0);
+	assert_true(m.addr == 4096 && m.width == 8 && m.mask == 0xff);
+	assert_int_equal(bb_parse_mmio("0x1001:8:0x80", &m), 0);
+	assert_true(m.addr == 0x1001 && m.width == 8 && m.mask == 0x80);
+	assert_int_equal(bb_parse_mmio("0xfffffffffffffff8:64:0xffffffffffffffff", &m), 0);
+	assert_true(m.width == 64 && m.mask == UINT64_MAX);
+	assert_int_equal(bb_parse_mmio("0x1002:16:0x100", &m), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (bb_parse_mmio(bad[i], &m) != -1)
+			fail_msg("accepted mmio:%s", bad[i]);
+	assert_int_equal(bb_parse_mmio(NULL, &m), -1);
+}
+
 static void test_label_valid(void **state)
 {
 	char key[64], val[256];
@@ -487,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_strtod_no_hex_inf_nan),
 		cmocka_unit_test(test_strtod_errno),
 		cmocka_unit_test(test_scan_field),
+		cmocka_unit_test(test_mmio),
 		cmocka_unit_test(test_label_valid),
 		cmocka_unit_test(test_label_bad_key),
 		cmocka_unit_test(test_label_control_chars),

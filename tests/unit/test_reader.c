@@ -2,8 +2,9 @@
  * results file read back with every field, and each kind of bad input
  * (not JSON, wrong schema or version, wrong types, missing keys, arrays
  * over the limits, null and out-of-range numbers, deep nesting, NUL
- * bytes, control characters, duplicate keys, a FIFO) rejected with one
- * line naming the file and the key. */
+ * bytes, duplicate keys, a FIFO) rejected with one line naming the file
+ * and the key; control characters, \u0000 and bytes that are not UTF-8
+ * kept escaped, so that strings that differ stay apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,26 +142,72 @@ static void test_wrong_types(void **state)
 		"results[0].params:", "expected an object");
 }
 
-/* A control character is no reason to reject a file: it is kept as '?'. */
+/* A control character is no reason to reject a file: it is kept escaped. */
 static void test_control_characters_replaced(void **state)
 {
 	struct bb_rrun run;
 	char err[768];
-	const char *text = HEAD "\"results\": [{\"applet\": \"x\\u001b[31m\", \"series\": []}]}";
+	const char *text = HEAD "\"results\": [{\"applet\": \"x\\u001b[31m\\n\", \"series\": []}]}";
 
 	(void)state;
 	assert_int_equal(read_text(text, &run, err, sizeof err), 0);
-	assert_string_equal(run.results[0].applet, "x?[31m");
+	assert_string_equal(run.results[0].applet, "x\\x1B[31m\\n");
+	bb_rrun_free(&run);
+}
+
+/* Labels "A\u0000x" and "A\u0000y" stay two labels (cJSON's strings end
+ * at a NUL: both were "A"), as do two with different stray bytes (both
+ * were kept as they came, and printed raw); a \\u0000 (an escaped
+ * backslash, then "u0000") is text and stays as written. */
+static void test_nul_and_bad_utf8_kept_apart(void **state)
+{
+	struct bb_rrun run;
+	char err[768];
+	const char *text = HEAD "\"labels\": {\"L\": \"A\\u0000x\", \"M\": \"A\\u0000y\", "
+		"\"N\": \"A\xffx\", \"O\": \"A\xfex\", \"P\": \"A\\\\u0000\\\"\\u0000\", "
+		"\"Q\": \"\xc3\xa9\xc2\x85\xe2\x82\"}, \"results\": []}";
+
+	(void)state;
+	assert_int_equal(read_text(text, &run, err, sizeof err), 0);
+	assert_string_equal(bb_rkv_str(&run.labels, "L"), "A\\x00x");
+	assert_string_equal(bb_rkv_str(&run.labels, "M"), "A\\x00y");
+	assert_string_equal(bb_rkv_str(&run.labels, "N"), "A\\xFFx");
+	assert_string_equal(bb_rkv_str(&run.labels, "O"), "A\\xFEx");
+	assert_string_equal(bb_rkv_str(&run.labels, "P"), "A\\u0000\"\\x00");
+	/* valid UTF-8 kept; a C1 control and a cut sequence escaped */
+	assert_string_equal(bb_rkv_str(&run.labels, "Q"), "\xc3\xa9\\xC2\\x85\\xE2\\x82");
+	bb_rrun_free(&run);
+	/* keys too: two keys that differ after a NUL are two keys */
+	text = HEAD "\"labels\": {\"A\\u0000x\": \"1\", \"A\\u0000y\": \"2\"}, \"results\": []}";
+	assert_int_equal(read_text(text, &run, err, sizeof err), 0);
+	assert_int_equal(run.labels.n, 2);
+	assert_string_equal(bb_rkv_str(&run.labels, "A\\x00y"), "2");
 	bb_rrun_free(&run);
 }
 
 static void test_numbers(void **state)
 {
+	struct bb_rrun run;
+	char err[768];
+
 	(void)state;
+	/* the largest a 64-bit counter writes (LLONG_MAX is 2^63 as a double) is in range */
+	assert_int_equal(read_text(HEAD "\"results\": [{\"applet\": \"x\", \"params\": "
+				   "{\"n\": 9223372036854775807, \"m\": -9.2e18}, \"series\": []}]}",
+				   &run, err, sizeof err), 0);
+	bb_rrun_free(&run);
 	rejects(HEAD "\"results\": [" RESULT(SERIES("[1, null]")) "]}",
 		"results[0].series[0].samples[1]:", "expected a finite number, got null");
 	rejects(HEAD "\"results\": [" RESULT(SERIES("[1e999]")) "]}",
 		"results[0].series[0].samples[0]:", "out of range");
+	/* finite, yet past 2^63: a change of 300 digits in compare */
+	rejects(HEAD "\"results\": [" RESULT(SERIES("[1, 1e300]")) "]}",
+		"results[0].series[0].samples[1]:", "1e+300 is out of range");
+	rejects(HEAD "\"results\": [" RESULT(SERIES("[-1e19]")) "]}",
+		"results[0].series[0].samples[0]:", "within +-2^63");
+	rejects(HEAD "\"system\": {\"x\": 1e300}, \"results\": []}", "system.x:", "out of range");
+	rejects(HEAD "\"results\": [{\"applet\": \"x\", \"params\": {\"n\": 1e999}, "
+		"\"series\": []}]}", "results[0].params.n:", "out of range");
 	rejects(HEAD "\"results\": [" RESULT(SERIES("[NaN]")) "]}", "not valid JSON", NULL);
 	rejects(HEAD "\"results\": [" RESULT(SERIES("[]")) "]}", "results[0].series[0].discard:",
 		"from 0 to the 0 samples, got 1");
@@ -309,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_schema),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_control_characters_replaced),
+		cmocka_unit_test(test_nul_and_bad_utf8_kept_apart),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_huge_array),
 		cmocka_unit_test(test_deep_nesting),

@@ -12,6 +12,7 @@
 #include "analysis/differ.h"
 #include "analysis/power.h"
 #include "applets/compare/runinfo.h"
+#include "analysis/pct.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -92,6 +93,7 @@ static void fmt_basis(char *buf, size_t len, const struct row *r)
  * could have found. */
 static void fmt_note(char *buf, size_t len, const struct row *r, const struct cmp *c)
 {
+	char pc[BB_PCT_LEN];
 	size_t k = 0;
 
 	buf[0] = '\0';
@@ -118,8 +120,8 @@ static void fmt_note(char *buf, size_t len, const struct row *r, const struct cm
 	else if (r->v == BB_V_SAME && r->ab.mwu.p < c->o->alpha && k < len)
 		k += (size_t)snprintf(buf + k, len - k, "not past the suite-wide control; ");
 	if (!claimed(r) && isfinite(r->detectable) && k < len)
-		k += (size_t)snprintf(buf + k, len - k, "would find %.1f%%; ",
-				      100 * r->detectable);
+		k += (size_t)snprintf(buf + k, len - k, "would find %s; ",
+				      bb_pct(pc, sizeof pc, 100 * r->detectable, 0));
 	if (k >= 2 && k < len)
 		buf[k - 2] = '\0';
 }
@@ -146,7 +148,7 @@ static void print_header_row(int kw, double alpha)
 static void print_row(const struct row *r, int kw, const struct cmp *c)
 {
 	const struct bb_metric *m = r->a->m;
-	char xa[32], xb[32], p[16], ci[48], note[400];
+	char xa[32], xb[32], p[16], ci[56], note[400], lo[BB_PCT_LEN], hi[BB_PCT_LEN];
 	double s = m->disp_scale;
 
 	if (r->skip) {
@@ -158,13 +160,14 @@ static void print_row(const struct row *r, int kw, const struct cmp *c)
 	fmt_p(p, sizeof p, r);
 	fmt_note(note, sizeof note, r, c);
 	if (r->ab.have_p && isfinite(r->ab.lo) && !r->twin)
-		snprintf(ci, sizeof ci, "[%+.1f%%, %+.1f%%]", pct(r->ab.lo), pct(r->ab.hi));
+		snprintf(ci, sizeof ci, "[%s, %s]", bb_pct(lo, sizeof lo, pct(r->ab.lo), 1),
+			 bb_pct(hi, sizeof hi, pct(r->ab.hi), 1));
 	else
 		snprintf(ci, sizeof ci, "-");
 	if (r->twin)
 		snprintf(p, sizeof p, "-");
-	printf("  %-*s %10s %10s %-10s %+6.1f%%  %-17s %6s  ", kw, r->a->key, xa, xb,
-	       m->disp_unit, pct(r->ab.ratio), ci, p);
+	printf("  %-*s %10s %10s %-10s %7s  %-17s %6s  ", kw, r->a->key, xa, xb,
+	       m->disp_unit, bb_pct(lo, sizeof lo, pct(r->ab.ratio), 1), ci, p);
 	if (note[0])
 		printf("%-22s %s\n", r->evidence ? "-" : bb_verdict_name(r->v), note);
 	else
@@ -259,10 +262,12 @@ static void tally_row(struct tally *t, const struct row *r)
 
 static void say_range(const struct tally *t, enum bb_verdict v)
 {
+	char lo[BB_PCT_LEN], hi[BB_PCT_LEN];
+
 	if (fabs(t->hi[v] - t->lo[v]) < 0.05)
-		printf("%+.1f%%", t->lo[v]);
+		printf("%s", bb_pct(lo, sizeof lo, t->lo[v], 1));
 	else
-		printf("%+.1f%% to %+.1f%%", t->lo[v], t->hi[v]);
+		printf("%s to %s", bb_pct(lo, sizeof lo, t->lo[v], 1), bb_pct(hi, sizeof hi, t->hi[v], 1));
 }
 
 /* The figures the change is computed from (compare.c): geometric means of
@@ -276,13 +281,14 @@ double compare_typical(const struct row *r, int side_b)
  * 19420 MB/s, +5.4% [+4.1%, +6.8%]". */
 static void say_headline(const struct row *h)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[BB_PCT_LEN], lo[BB_PCT_LEN], hi[BB_PCT_LEN];
 	double s = h->a->m->disp_scale;
 
 	fmt_num(a, sizeof a, h->xa * s);
 	fmt_num(b, sizeof b, h->xb * s);
-	printf("%s %s -> %s %s, %+.1f%% [%+.1f%%, %+.1f%%]", h->a->key, a, b, h->a->m->disp_unit,
-	       pct(h->ab.ratio), pct(h->ab.lo), pct(h->ab.hi));
+	printf("%s %s -> %s %s, %s [%s, %s]", h->a->key, a, b, h->a->m->disp_unit,
+	       bb_pct(c, sizeof c, pct(h->ab.ratio), 1), bb_pct(lo, sizeof lo, pct(h->ab.lo), 1),
+	       bb_pct(hi, sizeof hi, pct(h->ab.hi), 1));
 }
 
 /* "4 of 4 metrics slower, -55.2% to -51.5%", each direction claimed. */
@@ -308,6 +314,7 @@ static void say_claims(const struct tally *t)
  * the runs a side for one the size of the threshold. */
 static void say_power(const struct row *h, const char *basis)
 {
+	char d[BB_PCT_LEN];
 	size_t need;
 
 	if (!h || !h->per_run || !isfinite(h->detectable)) {
@@ -315,8 +322,8 @@ static void say_power(const struct row *h, const char *basis)
 		       COMPARE_MIN_RUNS);
 		return;
 	}
-	printf(": no change larger than %.1f%% (%s, %.0f%% power)", 100 * h->detectable, basis,
-	       100 * BB_POWER);
+	printf(": no change larger than %s (%s, %.0f%% power)",
+	       bb_pct(d, sizeof d, 100 * h->detectable, 0), basis, 100 * BB_POWER);
 	if (h->detectable <= h->threshold * 1.0001)
 		return;
 	need = bb_runs_needed(h->sd, h->threshold, h->level, NEED_MAX);
@@ -672,9 +679,11 @@ int compare_print(struct cmp *c, const struct bb_runs *A, const struct bb_runs *
 			       "larger); give each side 3 or more runs (run --repeat)\n");
 		print_boots(A, B);
 	}
-	if (!c->n)
+	if (!c->n) {
 		printf("\nno metric is in both A and B\n");
-	else {
+		if (!o->variants)   /* e.g. two boards' `facts --json` files */
+			print_differences(c, A, B);
+	} else {
 		print_summary(c);
 		if (!o->variants)
 			print_differences(c, A, B);

@@ -150,7 +150,7 @@ void csum_plan_make(struct csum_plan *p, const struct csum_opts *o)
 
 enum {
 	OPT_SIZES = BB_OPT_FIRST_APPLET, OPT_VARIANT, OPT_BASELINE, OPT_LIST, OPT_LATENCY,
-	OPT_DATA, OPT_OFFSET,
+	OPT_DATA, OPT_OFFSET, OPT_MAX_BYTES,
 };
 
 static void parse_sizes(struct csum_opts *o, const char *arg)
@@ -183,6 +183,7 @@ static void csum_defaults(struct csum_opts *o)
 	for (size_t i = 0; i < sizeof seed_sizes / sizeof seed_sizes[0]; i++)
 		o->sizes[o->nsizes++] = seed_sizes[i];
 	o->calls = 10000;
+	o->max_bytes = CSUM_DATA_MAX_DEFAULT;
 	o->reps = 5;
 	o->baseline = "ref16";
 	o->sections = 1;
@@ -222,6 +223,9 @@ static void parse_one(int opt, const char *arg, struct csum_opts *o)
 			bb_die_value("--offset", arg, "expected bytes >= 0");
 		o->offset = v;
 		break;
+	case OPT_MAX_BYTES:
+		o->max_bytes = bb_size_arg("--max-bytes", arg, 1, 1ull << 50, "expected 1..1048576G bytes");
+		break;
 	case 'h': bb_help_print(&bb_help_csum); exit(0);
 	}
 }
@@ -236,6 +240,8 @@ static void check_combination(struct csum_opts *o)
 		snprintf(val, sizeof val, "%llu", (unsigned long long)o->offset);
 		bb_die_value("--offset", val, "expected 0..63 without --data");
 	}
+	if (!o->data && o->max_bytes != CSUM_DATA_MAX_DEFAULT)
+		bb_die_usage("--max-bytes bounds --data FILE: give --data too");
 	if (o->data || o->latency)
 		o->sections = 0;   /* partial sums only */
 	if (o->latency && !o->sizes_given) {
@@ -257,6 +263,7 @@ static void csum_parse(int argc, char **argv, struct csum_opts *o, struct bb_cli
 		{ "latency", no_argument, NULL, OPT_LATENCY },
 		{ "data", required_argument, NULL, OPT_DATA },
 		{ "offset", required_argument, NULL, OPT_OFFSET },
+		{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 		BB_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};

@@ -23,6 +23,7 @@
 #define CSUM_MAX_RUN 32
 #define CSUM_MAX_BENCH_OFFSET 63
 #define CSUM_DATA_CHUNK (64 * 1024)   /* even, so chained partial sums stay paired */
+#define CSUM_DATA_MAX_DEFAULT (1ull << 30)   /* --max-bytes: bytes of --data FILE read */
 
 /* The names of csum's series, spelt once for the code that makes them
  * (csum_series_name, csum_measure.c) and the rules that read them back
@@ -46,6 +47,7 @@ struct csum_opts {
 	int sections;          /* run the ip_fast_csum and csum-and-copy tables */
 	const char *data;
 	uint64_t offset;
+	uint64_t max_bytes;    /* --data: at most this many bytes read, offset included */
 };
 
 /* The variants a run measures, in order; the baseline is sum[0] or among

@@ -102,7 +102,7 @@ static void add_totals(struct bb_metrics *ms, size_t from)
 }
 
 static const char *const facts[] = {
-	"soc.", "dt.", "caches", "kernel.config.", "cpu.", "cpu_model", "kernel_cflags", NULL,
+	"cache.", "caches", "kernel.config.", "cpu.", "cpu_model", "kernel_cflags", NULL,
 };
 
 const struct bb_host bb_host_csum = {

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "analysis/toolio.h"
+#include "analysis/pct.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -96,10 +97,12 @@ static void write_script(FILE *f, const struct hist_lab *lab, const struct hist_
 	const char *dir = hist_direction(lab, c);
 	double change = fabs(c->cp.ratio - 1);
 	double threshold = fmax(0.5, fmin(2.0, change * 100 / 2));
+	char pc[BB_PCT_LEN];
 
 	fprintf(f, "#!/bin/sh\n# A `git bisect run` script from boardbench history bisect-script:\n");
-	fprintf(f, "#   %s on %s changed %+.1f%% (%s) at run %zu, first seen %s.\n", m->key,
-		lab->boards[s->board], (c->cp.ratio - 1) * 100, dir, hist_cp_run_number(lab, c),
+	fprintf(f, "#   %s on %s changed %s (%s) at run %zu, first seen %s.\n", m->key,
+		lab->boards[s->board], bb_pct(pc, sizeof pc, (c->cp.ratio - 1) * 100, 1), dir,
+		hist_cp_run_number(lab, c),
 		hist_cp_run(lab, c, 1)->started);
 	fprintf(f, "# From the top of the boardbench tree:\n"
 		   "#   git bisect start BAD GOOD && git bisect run sh THIS-SCRIPT\n"

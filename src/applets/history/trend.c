@@ -1,5 +1,5 @@
 /* trend.c - `history report DB -o trend.html`: one self-contained page
- * (inline SVG from tools/svg.c, no script, nothing fetched) with the
+ * (inline SVG from analysis/svg.c, no script, nothing fetched) with the
  * change points of the lab newest first, and for each series that has
  * one (every series when the lab has few) its trend chart, run by run,
  * the segments' levels drawn beside the runs and each change point
@@ -12,6 +12,7 @@
 #include "core/json.h"
 #include "analysis/svg.h"
 #include "analysis/toolio.h"
+#include "analysis/pct.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ static void point_row(FILE *f, struct hdb *db, const struct hist_lab *lab, size_
 {
 	const struct hist_cp *c = &lab->cps[k];
 	const struct hist_series *s = &lab->series[c->series];
+	char p1[BB_PCT_LEN], p2[BB_PCT_LEN];
 
 	fprintf(f, "<tr><td>");
 	text(f, hist_cp_run(lab, c, 1)->started);
@@ -86,10 +88,11 @@ static void point_row(FILE *f, struct hdb *db, const struct hist_lab *lab, size_
 	text(f, lab->boards[s->board]);
 	fprintf(f, "</td><td><a href=\"#s%zu\">", c->series);
 	text(f, lab->metrics[s->metric].key);
-	fprintf(f, "</a></td><td>%zu</td><td class=\"%s\">%+.1f%% (%s)</td>", hist_cp_run_number(lab, c),
-		hist_direction(lab, c), (c->cp.ratio - 1) * 100, hist_direction(lab, c));
-	fprintf(f, "<td>%+.1f%% to %+.1f%%</td><td>%.2g</td><td>", (c->lo - 1) * 100,
-		(c->hi - 1) * 100, c->cp.p);
+	fprintf(f, "</a></td><td>%zu</td><td class=\"%s\">%s (%s)</td>", hist_cp_run_number(lab, c),
+		hist_direction(lab, c), bb_pct(p1, sizeof p1, (c->cp.ratio - 1) * 100, 1),
+		hist_direction(lab, c));
+	fprintf(f, "<td>%s to %s</td><td>%.2g</td><td>", bb_pct(p1, sizeof p1, (c->lo - 1) * 100, 1),
+		bb_pct(p2, sizeof p2, (c->hi - 1) * 100, 1), c->cp.p);
 	text(f, c->scope);
 	fprintf(f, "</td><td>");
 	causes_cell(f, db, lab, k);
@@ -142,7 +145,7 @@ static size_t boundaries(const struct hist_lab *lab, const struct hist_series *s
 		if (!c->confirmed)
 			continue;
 		at[n] = s->pt[c->cp.at].first;
-		snprintf(lbl[n++], 48, "%+.1f%%", (c->cp.ratio - 1) * 100);
+		bb_pct(lbl[n++], 48, (c->cp.ratio - 1) * 100, 1);
 	}
 	return n;
 }

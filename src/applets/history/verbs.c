@@ -6,6 +6,7 @@
 #include "applets/history/verbs.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "analysis/pct.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,7 +122,9 @@ void hist_cp_json(struct bb_json *j, struct hdb *db, const struct hist_lab *lab,
 
 static void pct(FILE *f, double ratio)
 {
-	fprintf(f, "%+.1f%%", (ratio - 1) * 100);
+	char b[BB_PCT_LEN];
+
+	fputs(bb_pct(b, sizeof b, (ratio - 1) * 100, 1), f);
 }
 
 /* The causes: those that changed here, then how many vary anyway. */

@@ -44,7 +44,7 @@ static size_t level_marks(const struct bb_rresult *res, double *x, const char **
 }
 
 static const char *const facts[] = {
-	"memory.", "soc.", "dt.", "firmware.", "product.", "transparent_hugepage",
+	"memory.", "devfreq.", "cache.", "firmware.", "product.", "transparent_hugepage",
 	"mem_total_bytes", "caches", "kernel_cflags", NULL,
 };
 

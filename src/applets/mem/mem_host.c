@@ -18,7 +18,7 @@ static const struct bb_key_rule rules[] = {
 };
 
 static const char *const facts[] = {
-	"memory.", "soc.", "dt.", "firmware.", "product.", "transparent_hugepage",
+	"memory.", "devfreq.", "cache.", "firmware.", "product.", "transparent_hugepage",
 	"mem_total_bytes", "caches", "kernel.config.", "cpu.", "cpu_model", "libc",
 	"glibc_tunables", "kernel_cflags", NULL,
 };

@@ -12,6 +12,7 @@
 #include "analysis/power.h"
 #include "applets/report/report_ab.h"
 #include "analysis/toolio.h"
+#include "analysis/pct.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -109,15 +110,15 @@ static void basis(char *buf, size_t len, const struct row *r)
 static void power_cell(FILE *f, const struct applet_tally *t)
 {
 	const struct row *h = t->head;
-	char buf[160];
+	char buf[160], d[BB_PCT_LEN];
 
 	if (t->up + t->down + t->differs)
 		snprintf(buf, sizeof buf, "(claimed)");
 	else if (!h || !h->per_run || !isfinite(h->detectable))
 		snprintf(buf, sizeof buf, "unknown: fewer than %d runs a side", COMPARE_MIN_RUNS);
 	else
-		snprintf(buf, sizeof buf, "no change larger than %.1f%% (%.0f%% power)",
-			 100 * h->detectable, 100 * BB_POWER);
+		snprintf(buf, sizeof buf, "no change larger than %s (%.0f%% power)",
+			 bb_pct(d, sizeof d, 100 * h->detectable, 0), 100 * BB_POWER);
 	td(f, buf);
 }
 
@@ -125,7 +126,7 @@ static void verdict_row(FILE *f, const struct cmp *c, const char *applet)
 {
 	struct applet_tally t;
 	const struct row *h;
-	char a[32], b[32], buf[160];
+	char a[32], b[32], buf[160], r[BB_PCT_LEN], lo[BB_PCT_LEN], hi[BB_PCT_LEN];
 
 	tally(c, applet, &t);
 	if (!t.total)
@@ -143,8 +144,9 @@ static void verdict_row(FILE *f, const struct cmp *c, const char *applet)
 		fputs("</code></td>", f);
 		snprintf(buf, sizeof buf, "%s \xe2\x86\x92 %s %s", a, b, h->a->m->disp_unit);
 		td(f, buf);
-		snprintf(buf, sizeof buf, "%+.1f%% [%+.1f%%, %+.1f%%]%s", pct(h->ab.ratio),
-			 pct(h->ab.lo), pct(h->ab.hi), compare_claimed(h) ? " claimed" : "");
+		snprintf(buf, sizeof buf, "%s [%s, %s]%s", bb_pct(r, sizeof r, pct(h->ab.ratio), 1),
+			 bb_pct(lo, sizeof lo, pct(h->ab.lo), 1), bb_pct(hi, sizeof hi, pct(h->ab.hi), 1),
+			 compare_claimed(h) ? " claimed" : "");
 		td(f, buf);
 		basis(buf, sizeof buf, h);
 		td(f, buf);

@@ -10,7 +10,7 @@ static const struct bb_key_rule rules[] = {
 };
 
 static const char *const facts[] = {
-	"memory.", "soc.", "dt.", "firmware.", "product.", "transparent_hugepage",
+	"memory.", "devfreq.", "cache.", "firmware.", "product.", "transparent_hugepage",
 	"mem_total_bytes", "caches", "cpu.", "cpu_model", "kernel_cflags", NULL,
 };
 

@@ -70,6 +70,7 @@ static const struct {
 	{ TO_MIN_RATE, S }, { TO_RATE_WINDOW, S }, { TO_MAX_UDP_RATE, S }, { TO_ALLOW, S },
 	{ TO_KEY, S | K }, { TO_JSON_DIR, S }, { TO_TO_SERVER, K }, { TO_BIDIR, K },
 	{ BB_OPT_JSON, C | K }, { BB_OPT_CSV, C | K }, { BB_OPT_LABEL, C | S | K },
+	{ BB_OPT_FACT, C | S | K },
 };
 
 /* Options a mode refuses with a word of its own. */

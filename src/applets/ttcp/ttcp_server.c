@@ -8,13 +8,14 @@
  * handshake, the control connections of running tests and the tests' wake
  * pipes, and gives every test a tick; stream threads only move data.
  * Accept failures for lack of descriptors pause accepting (no busy loop).
- * Its --help is src/help/ttcp_server.txt. */
+ * Its --help is src/applets/ttcp/help_server.txt. */
 #include "ttcp_server.h"
 #include "core/error.h"
 #include "core/help.h"
 #include "core/parse.h"
 #include "core/sysinfo.h"
 #include "core/timer.h"
+#include "facts/facts.h"
 #include "net/units.h"
 
 #include <errno.h>
@@ -377,6 +378,7 @@ int ttcp_server_main(int argc, char **argv)
 	static struct ttcp_session signal_target;   /* only its stop flag is used */
 	struct srv_opts *o;
 	struct srv v;
+	struct bb_kvlist probe = { 0 };
 	char err[256];
 
 	o = calloc(1, sizeof *o);
@@ -384,6 +386,8 @@ int ttcp_server_main(int argc, char **argv)
 		bb_die("out of memory");
 	defaults(o, argc, argv);
 	parse(argc, argv, o);
+	bb_facts_user(&probe);   /* a --fact that cannot be read ends the server now, not at a test */
+	bb_kv_free(&probe);
 	memset(&v, 0, sizeof v);
 	v.o = o;
 	atomic_init(&v.stop, 0);

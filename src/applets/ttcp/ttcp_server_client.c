@@ -9,7 +9,7 @@
  * each end's UDP ports are announced on the control connection
  * (ttcp_server_udp.c), and each receiving end's loss, reordering, jitter
  * and refused datagrams are printed, its count checked against what the
- * other end says it sent.  Its --help is src/help/ttcp_client.txt. */
+ * other end says it sent.  Its --help is src/applets/ttcp/help_client.txt. */
 #include "core/help.h"
 #include "core/random.h"
 #include "ttcp_server.h"
