@@ -435,7 +435,7 @@ golden: $(BIN)
 	rm -rf tests/golden
 	BB=$(BIN) sh scripts/golden.sh -q tests/golden
 
-# compare's statistics over synthetic whole suites (docs/BENCHMARKS.md):
+# compare's statistics over synthetic whole suites (docs/benchmarks/compare.md):
 #   make sim SIM_ARGS="-n 1000 -c 0.02"
 SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/abstats analysis/multi analysis/power core/error core/stats)
 sim: $(BUILD)/bench/compare_sim
@@ -444,7 +444,7 @@ $(BUILD)/bench/compare_sim: bench/compare_sim.c bench/sim_suite.h $(SIM_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(BB_CFLAGS) $(CFLAGS) -o $@ bench/compare_sim.c $(SIM_OBJ) $(BB_LDFLAGS) $(LDFLAGS) -lm
 
-# The history's change points over synthetic labs (docs/BENCHMARKS.md):
+# The history's change points over synthetic labs (docs/benchmarks/history.md):
 #   make history-sim HIST_SIM_ARGS="-b 0.053 -w 0.025 -n 60 -L 50"
 HIST_SIM_OBJ := $(patsubst %,$(BUILD)/src/%.o,analysis/changepoint analysis/abstats analysis/power \
 	core/error core/stats)

@@ -4,7 +4,7 @@
  * applet.  The suite has 150 metrics in 5 applets shaped like the quick
  * suite's (stream 4, lat 70, csum 30, mem 42, ttcp 4; the first metric of
  * each is its headline).  Built and run by `make sim`; see
- * docs/BENCHMARKS.md.
+ * docs/benchmarks/compare.md.
  *
  *   compare_sim [-n SUITES] [-r RUNS] [-c CV] [-p RHO] [-s SHIFT] [-b]
  *

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench/history_live.sh - the live check of `boardbench history`
-# (docs/BENCHMARKS.md, "history: the live check"): N runs of a part of
+# (docs/benchmarks/history.md, "The live check"): N runs of a part of
 # the quick suite on this host, the first FIRST-1 with binary A and the
 # rest with binary B, each run's results file in OUT/.  With A = B (the
 # flat check) no change point may be found; with B built KERNEL_OPT=-O0

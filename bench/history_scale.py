@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/history_scale.py - how `boardbench history` scales
-(docs/BENCHMARKS.md, "history: scale"), on generated results files:
+(docs/benchmarks/history.md, "Scale"), on generated results files:
 
   1. ingest: BOARDS x RUNS copies of a real results file TEMPLATE (each
      with its own board.id, boot.id, start time and samples scaled by a

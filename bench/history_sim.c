@@ -1,5 +1,5 @@
 /* bench/history_sim.c - the change points of `boardbench history` over
- * synthetic labs (docs/BENCHMARKS.md, "history: synthetic histories").
+ * synthetic labs (docs/benchmarks/history.md, "Synthetic histories").
  * A lab is S series of N runs, each run K samples: a run's level is
  * lognormal with the run-to-run spread -b, its samples lognormal around it
  * with the within-run spread -w (bench/history_spread.py measures both on

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/mem_peers.sh - measures `boardbench mem` side by side with
 # `perf bench mem`, in one run, and prints a markdown section for
-# docs/BENCHMARKS.md.
+# docs/benchmarks/mem.md.
 #
 # At 64 B, 4 KiB, 1 MiB and 64 MiB it runs, RUNS times (default 5),
 # round-robin so that drift on a shared machine hits every tool alike (the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/net_shaped.sh - how close `boardbench ttcp` comes to what a shaped
 # link allows, measured on this machine, and printed as a markdown section
-# for docs/BENCHMARKS.md.  tests/integration/test_ttcp_netns.sh asserts only
+# for docs/benchmarks/ttcp.md.  tests/integration/test_ttcp_netns.sh asserts only
 # what holds at any speed; this measures the speed.
 #
 # It makes two network namespaces joined by a veth pair (private addresses

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/net_vs_peers.sh - measures `boardbench ttcp` side by side with the
 # network tools it replaces, in one run, over loopback (127.0.0.1), and
-# prints a markdown section for docs/BENCHMARKS.md.
+# prints a markdown section for docs/benchmarks/ttcp.md.
 #
 # Tools (both ends of each on this machine):
 #   boardbench ttcp -r -s / ttcp -t -s      iperf3 -s -1 / iperf3 -c

@@ -2,7 +2,7 @@
 # bench/sockbuf_cap.sh - a capped receive buffer, found and named: the
 # `iperf -c HOST -l 2m -w 256k` story, where net.core.rmem_max = 131071
 # silently capped the window, replayed on loopback and printed as a
-# markdown section for docs/BENCHMARKS.md.
+# markdown section for docs/benchmarks/ttcp.md.
 #
 # ROUNDS times, alternating (the first case rotating every round), a loopback
 # `boardbench ttcp` pair with `-l 2m -b 256k --time SECONDS`, both ends

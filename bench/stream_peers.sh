@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/stream_peers.sh - measures `boardbench stream` side by side with its
-# peers, in one run, and prints a markdown section for docs/BENCHMARKS.md.
+# peers, in one run, and prints a markdown section for docs/benchmarks/stream.md.
 #
 # For one array size (boardbench's default, or -s N), it runs each tool RUNS
 # times (default 5), round-robin so that drift on a shared machine hits

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/stream_tuned.sh - STREAM Triad of boardbench's tuned variants against
 # McCalpin's stream.c, at 2 and 1 threads, in one run, and a markdown section
-# for docs/BENCHMARKS.md.
+# for docs/benchmarks/tuned.md.
 #
 # Each round runs every program once, round-robin, the first one rotating
 # (bench/lib.sh run_rounds), so drift on a shared machine hits them alike:

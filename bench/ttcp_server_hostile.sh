@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/ttcp_server_hostile.sh - `boardbench ttcp -r --server` under mixed
 # hostile load on loopback, printed as a markdown section for
-# docs/BENCHMARKS.md.
+# docs/benchmarks/ttcp-server.md.
 #
 # First legitimate tests alone: `ttcp --to-server 127.0.0.1 --time T`, back
 # to back, for the same number of seconds as the load lasts; then the same

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/udp_interop.sh - UDP between boardbench and the real iperf 2, both
 # ways, and UDP loss through a shaped link; printed as a markdown section
-# for docs/BENCHMARKS.md.  tests/integration/test_udp_iperf2.sh asserts what
+# for docs/benchmarks/udp.md.  tests/integration/test_udp_iperf2.sh asserts what
 # holds at any speed; this measures.
 #
 # Loopback, 1470-byte datagrams, SECONDS each, at 10, 100 and 1000 Mbit/s
