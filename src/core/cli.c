@@ -33,17 +33,22 @@ uint64_t bb_size_arg(const char *opt, const char *arg, uint64_t min, uint64_t ma
 	return v;
 }
 
-/* The file must be one that can be written, its directory writable, before
- * a long run starts (core/outfile.h says which files can be). */
-static void check_writable(const char *opt, const char *path)
+const char *bb_cli_output(const char *opt, const char *path)
 {
 	char err[512];
 
 	switch (bb_outfile_check(path, err, sizeof err)) {
-	case 0: return;
+	case 0: return path;
 	case 2: bb_die_value(opt, path, err);
 	default: bb_die("cannot write %s '%s': %s", opt, path, err);
 	}
+}
+
+const char *bb_cli_nonempty(const char *opt, const char *arg, const char *expect)
+{
+	if (!arg[0])
+		bb_die_value(opt, arg, expect);
+	return arg;
 }
 
 static struct bb_kvlist user_facts;
@@ -82,12 +87,10 @@ int bb_cli_common(int opt, const char *arg, struct bb_cli *cli)
 
 	switch (opt) {
 	case BB_OPT_JSON:
-		check_writable("--json", arg);
-		cli->json = arg;
+		cli->json = bb_cli_output("--json", arg);
 		return 1;
 	case BB_OPT_CSV:
-		check_writable("--csv", arg);
-		cli->csv = arg;
+		cli->csv = bb_cli_output("--csv", arg);
 		return 1;
 	case BB_OPT_LABEL:
 		if (bb_parse_label(arg, key, sizeof key, val, sizeof val))

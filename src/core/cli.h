@@ -54,6 +54,15 @@ void bb_cli_no_operands(int argc, char **argv);
 uint64_t bb_size_arg(const char *opt, const char *arg, uint64_t min, uint64_t max,
 		     const char *expect);
 
+/* An output file given to option opt, checked before anything is measured
+ * (core/outfile.h says which files can be written; "-" is stdout): path,
+ * or one line and exit 2 (a directory, say) or 1 (a place no file can be
+ * made). */
+const char *bb_cli_output(const char *opt, const char *path);
+
+/* arg, or exit 2 naming opt when it is empty. */
+const char *bb_cli_nonempty(const char *opt, const char *arg, const char *expect);
+
 /* Exit 2: "invalid value 'VAL' for OPT (EXPECT)". */
 _Noreturn void bb_die_value(const char *opt, const char *val, const char *expect);
 

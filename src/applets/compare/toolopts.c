@@ -7,7 +7,6 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/help.h"
-#include "core/outfile.h"
 #include "core/parse.h"
 
 #include <stdio.h>
@@ -63,24 +62,6 @@ static double parse_threshold(const char *arg)
 	return pct / 100;
 }
 
-const char *tool_output_file(const char *opt, const char *arg)
-{
-	char err[512];
-
-	switch (bb_outfile_check(arg, err, sizeof err)) {
-	case 0: return arg;
-	case 2: bb_die_value(opt, arg, err);
-	default: bb_die("cannot write %s '%s': %s", opt, arg, err);
-	}
-}
-
-static const char *nonempty(const char *opt, const char *arg, const char *expect)
-{
-	if (!arg[0])
-		bb_die_value(opt, arg, expect);
-	return arg;
-}
-
 static int compare_option(int opt, const char *arg, struct compare_opts *o)
 {
 	switch (opt) {
@@ -92,13 +73,13 @@ static int compare_option(int opt, const char *arg, struct compare_opts *o)
 	case OPT_FAIL: o->fail_on_regression = 1; return 1;
 	case OPT_VARIANTS: o->variants = 1; return 1;
 	case OPT_FILTER: o->filter = arg; return 1;
-	case OPT_CSV: o->csv = tool_output_file("--csv", arg); return 1;
+	case OPT_CSV: o->csv = bb_cli_output("--csv", arg); return 1;
 	case OPT_ALL: o->all = 1; return 1;
 	case OPT_ONLY:
-		o->only = nonempty("--only", arg, "expected applet names, e.g. stream,ttcp");
+		o->only = bb_cli_nonempty("--only", arg, "expected applet names, e.g. stream,ttcp");
 		return 1;
-	case OPT_BY: o->by = nonempty("--by", arg, "expected a label key, e.g. PMU"); return 1;
-	case OPT_BASE: o->base = nonempty("--base", arg, "expected a value of the --by label"); return 1;
+	case OPT_BY: o->by = bb_cli_nonempty("--by", arg, "expected a label key, e.g. PMU"); return 1;
+	case OPT_BASE: o->base = bb_cli_nonempty("--base", arg, "expected a value of the --by label"); return 1;
 	case OPT_MIXED_BOARDS: o->mixed_boards = 1; return 1;
 	default: return 0;
 	}

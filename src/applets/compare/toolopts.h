@@ -46,10 +46,8 @@ void report_parse(int argc, char **argv, struct report_opts *o);   /* report/rep
 
 /* What the two command lines share: a copy of argv with the first "--"
  * replaced by a mark getopt keeps among the operands; where that mark is
- * among n operands (-1: none); an output file checked before the run as
- * core/outfile.h says ("-" is stdout), or exit. */
+ * among n operands (-1: none). */
 char **tool_mark_sides(int argc, char **argv);
 int tool_find_mark(char **ops, int n);
-const char *tool_output_file(const char *opt, const char *arg);
 
 #endif

@@ -9,7 +9,6 @@
 #include "core/cli.h"
 #include "core/error.h"
 #include "core/help.h"
-#include "core/outfile.h"
 #include "core/parse.h"
 
 #include <stdio.h>
@@ -46,40 +45,22 @@ static const struct {
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 
-static const char *output_file(const char *opt, const char *arg)
-{
-	char err[512];
-
-	switch (bb_outfile_check(arg, err, sizeof err)) {
-	case 0: return arg;
-	case 2: bb_die_value(opt, arg, err);
-	default: bb_die("cannot write %s '%s': %s", opt, arg, err);
-	}
-}
-
-static const char *nonempty(const char *opt, const char *arg, const char *expect)
-{
-	if (!arg[0])
-		bb_die_value(opt, arg, expect);
-	return arg;
-}
-
 static int option(int opt, const char *arg, struct hist_opts *o)
 {
 	uint64_t u;
 	char k[128], v[256];
 
 	switch (opt) {
-	case OPT_DB: o->db = nonempty("--db", arg, "expected an SQLite file or a postgresql:// URL"); return 1;
+	case OPT_DB: o->db = bb_cli_nonempty("--db", arg, "expected an SQLite file or a postgresql:// URL"); return 1;
 	case OPT_JSON: o->json = 1; return 1;
-	case OPT_BOARD: o->board = nonempty("--board", arg, "expected a board (board.id or hostname)"); return 1;
+	case OPT_BOARD: o->board = bb_cli_nonempty("--board", arg, "expected a board (board.id or hostname)"); return 1;
 	case OPT_LABEL:
 		if (bb_parse_label(arg, k, sizeof k, v, sizeof v))
 			bb_die_value("--label", arg, "expected KEY=VALUE");
 		o->label = arg;
 		return 1;
-	case OPT_SINCE: o->since = nonempty("--since", arg, "expected a UTC time, e.g. 2026-01-31"); return 1;
-	case 'o': o->out = output_file("--output", arg); return 1;
+	case OPT_SINCE: o->since = bb_cli_nonempty("--since", arg, "expected a UTC time, e.g. 2026-01-31"); return 1;
+	case 'o': o->out = bb_cli_output("--output", arg); return 1;
 	case OPT_MIN_SEG:
 		if (bb_parse_u64(arg, 2, 1000, &u))
 			bb_die_value("--min-segment", arg, "expected units from 2 to 1000");
@@ -94,7 +75,7 @@ static int option(int opt, const char *arg, struct hist_opts *o)
 			bb_die_value("--runs", arg, "expected runs a side from 3 to 100");
 		o->runs = (int)u;
 		return 1;
-	case OPT_ONLY: o->only = nonempty("--only", arg, "expected applet names, e.g. stream,mem"); return 1;
+	case OPT_ONLY: o->only = bb_cli_nonempty("--only", arg, "expected applet names, e.g. stream,mem"); return 1;
 	default: return 0;
 	}
 }

@@ -41,13 +41,13 @@ void report_parse(int argc, char **argv, struct report_opts *o)
 	bb_cli_begin();
 	while ((opt = getopt_long(argc, args, ":o:h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'o': o->out = tool_output_file("--output", optarg); break;
+		case 'o': o->out = bb_cli_output("--output", optarg); break;
 		case OPT_SVG:
 			if (!optarg[0])
 				bb_die_value("--svg", optarg, "expected a directory");
 			o->svg_dir = optarg;
 			break;
-		case OPT_CSV: o->csv = tool_output_file("--csv", optarg); break;
+		case OPT_CSV: o->csv = bb_cli_output("--csv", optarg); break;
 		case OPT_TITLE: o->title = optarg; break;
 		case OPT_BY:
 			if (!optarg[0])

@@ -10,10 +10,7 @@
  * and no measurement; an applet the suite did not run gives no line. */
 #include "applets/run/lava.h"
 #include "core/applet.h"
-#include "core/cli.h"
-#include "core/error.h"
 #include "core/headline.h"
-#include "core/outfile.h"
 
 #include <string.h>
 
@@ -35,15 +32,4 @@ int bb_emit_lava(FILE *f, const struct bb_run *run)
 		}
 	}
 	return ferror(f) ? -1 : 0;
-}
-
-void bb_lava_check_path(const char *path)
-{
-	char err[512];
-
-	switch (bb_outfile_check(path, err, sizeof err)) {
-	case 0: return;
-	case 2: bb_die_value("--lava", path, err);
-	default: bb_die("cannot write --lava '%s': %s", path, err);
-	}
 }

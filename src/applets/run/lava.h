@@ -16,7 +16,4 @@
  * interrupted.  Returns 0, or -1 on a write error. */
 int bb_emit_lava(FILE *f, const struct bb_run *run);
 
-/* Dies with one line (exit 2 or 1) when path cannot take --lava output. */
-void bb_lava_check_path(const char *path);
-
 #endif

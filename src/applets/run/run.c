@@ -201,8 +201,7 @@ static void run_parse(int argc, char **argv, struct run_opts *o, struct bb_cli *
 			break;
 		case OPT_REPEAT: o->repeat = repeat_arg(optarg); break;
 		case OPT_LAVA:
-			bb_lava_check_path(optarg);
-			o->lava = optarg;
+			o->lava = bb_cli_output("--lava", optarg);
 			break;
 		case 'h':
 			bb_help_print(&bb_help_run);
