@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "analysis/differ.h"
 #include "analysis/abstats.h"
 #include "analysis/interfere.h"
 #include "analysis/metrics.h"
@@ -122,9 +123,11 @@ int compare_in_family(const struct row *r);
 /* The row is claimed as a change (improved, regressed or differs). */
 int compare_claimed(const struct row *r);
 
-/* The applets with a claimed change (second views aside), at most max,
- * into out; their count. */
-size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max);
+/* The recorded fields in which A and B differ (analysis/differ.h) and
+ * what else used the machine (interfere.h), those that may explain a
+ * claimed change first; free d with bb_diffs_free. */
+void compare_differences(const struct cmp *c, const struct bb_runs *A, const struct bb_runs *B,
+			 struct bb_diffs *d);
 
 /* How much faster B is (negative: slower), whatever the unit. */
 double compare_speedup(const struct row *r);

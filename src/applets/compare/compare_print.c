@@ -558,7 +558,8 @@ static int write_csv(const struct cmp *c, const char *path)
 
 /* ---- what else differs ---- */
 
-size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max)
+/* The applets with a claimed change, at most max, into out; their count. */
+static size_t claimed_applets(const struct cmp *c, const char **out, size_t max)
 {
 	size_t n = 0;
 
@@ -575,18 +576,25 @@ size_t compare_claimed_applets(const struct cmp *c, const char **out, size_t max
 	return n;
 }
 
+void compare_differences(const struct cmp *c, const struct bb_runs *A, const struct bb_runs *B,
+			 struct bb_diffs *d)
+{
+	const char *apps[64];
+	size_t napps = claimed_applets(c, apps, sizeof apps / sizeof apps[0]);
+
+	bb_diffs_find(d, A, B);
+	if (c->load)
+		bb_load_diffs(c->load, d);
+	bb_diffs_rank(d, apps, napps);
+}
+
 /* The recorded fields in which A and B differ, those that may explain a
  * claimed change first. */
 static void print_differences(const struct cmp *c, const struct bb_runs *A, const struct bb_runs *B)
 {
-	const char *apps[64];
-	size_t napps = compare_claimed_applets(c, apps, sizeof apps / sizeof apps[0]);
 	struct bb_diffs d;
 
-	bb_diffs_find(&d, A, B);
-	if (c->load)
-		bb_load_diffs(c->load, &d);
-	bb_diffs_rank(&d, apps, napps);
+	compare_differences(c, A, B, &d);
 	bb_diffs_print(&d, c->o->all);
 	bb_diffs_free(&d);
 }

@@ -379,14 +379,9 @@ static void forest(FILE *f, const struct cmp *c)
 static void differences(FILE *f, const struct cmp *c, const struct bb_runs *A,
 			const struct bb_runs *B)
 {
-	const char *apps[64];
-	size_t napps = compare_claimed_applets(c, apps, sizeof apps / sizeof apps[0]);
 	struct bb_diffs d;
 
-	bb_diffs_find(&d, A, B);
-	if (c->load)
-		bb_load_diffs(c->load, &d);
-	bb_diffs_rank(&d, apps, napps);
+	compare_differences(c, A, B, &d);
 	if (!d.n)
 		fputs("<p>A and B differ in no recorded field.</p>\n", f);
 	else {
