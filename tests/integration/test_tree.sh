@@ -64,17 +64,19 @@ code() {
 	}' "$1"
 }
 
-bad=
+all=$(echo $applets)
+: >"$TMPD/names"
 for f in $(find src -name '*.[ch]' | sort); do
-	code "$f" >"$TMPD/lits"
-	for a in $applets; do
-		case $f in src/applets/$a/*) continue ;; esac
-		awk -F '\t' -v a="$a" -v f="$f" '
-			$2 == "!MARK" { marked[$1] = 1; next }
-			$2 == a || index($2, a ".") == 1 { hit[$1] = $2 }
-			END { for (l in hit) if (!marked[l]) print f ":" l ": \"" hit[l] "\"" }' \
-			"$TMPD/lits" >>"$TMPD/names"
-	done
+	code "$f" | awk -F '\t' -v apps="$all" -v f="$f" '
+		BEGIN { n = split(apps, app, " ") }
+		$2 == "!MARK" { marked[$1] = 1; next }
+		{
+			for (i = 1; i <= n; i++)
+				if (index(f, "src/applets/" app[i] "/") != 1 &&
+				    ($2 == app[i] || index($2, app[i] ".") == 1))
+					hit[$1] = $2
+		}
+		END { for (l in hit) if (!marked[l]) print f ":" l ": \"" hit[l] "\"" }' >>"$TMPD/names"
 done
 [ ! -s "$TMPD/names" ]
 tap $? "no applet's name as a string literal outside its folder ($(wc -l <"$TMPD/names") found)"
