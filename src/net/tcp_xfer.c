@@ -244,7 +244,10 @@ void bb_tcp_recv(struct bb_xfer *x)
 		r = recv(x->fd, x->buf, x->cfg->read_size, 0);
 		if (r > 0) {
 			since = 0;
-			x->n.t_end = bb_now();   /* a stall ends the transfer at the last data */
+			x->n.t_last = bb_now();
+			if (x->n.t_first == 0)
+				x->n.t_first = x->n.t_last;
+			x->n.t_end = x->n.t_last;   /* a stall ends the transfer at the last data */
 			if (received(x, (size_t)r) != 0)
 				break;
 		} else if (r == 0) {

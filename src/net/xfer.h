@@ -65,7 +65,10 @@ struct bb_xfer_cfg {
 struct bb_xfer_count {
 	uint64_t bytes;       /* payload bytes moved, as the application sees them */
 	uint64_t calls;       /* I/O calls that moved data */
-	double t_start, t_end;
+	double t_start, t_end;   /* tx: the first write's start, the last one's return;
+				  * TCP rx: accept, the end of the stream */
+	double t_first, t_last;  /* TCP rx: the first and the last read that returned
+				  * data (0: none did) */
 };
 
 struct bb_xfer_fault {
@@ -157,6 +160,9 @@ int bb_udp_set_gso(int fd, size_t seg);
 int bb_udp_set_gro(int fd);
 
 /* Shared by the loops (xfer.c). */
+/* The span a stream's rate is over: first to last byte where the loop
+ * knows them (a TCP receiver), else t_start to t_end. */
+void bb_xfer_span(const struct bb_xfer *x, double *from, double *to);
 int bb_xfer_stopped(const struct bb_xfer *x);
 /* Records why the loop ends; returns -1 for the caller to pass on. */
 int bb_xfer_fail(struct bb_xfer *x, enum bb_end end, int err, const char *what);

@@ -71,7 +71,10 @@ struct ttcp_opts {
 	int quiet_notes;              /* no "ttcp-t: socket" lines (quick profile) */
 };
 
+struct ttcp_session;
+
 struct ttcp_stream {
+	struct ttcp_session *session;
 	struct bb_xfer *x;            /* &own, or &udp->x for the UDP receiver */
 	struct bb_xfer own;
 	struct bb_udp_rx *udp;        /* the UDP receiver's state, else NULL */
@@ -85,6 +88,13 @@ struct ttcp_stream {
 	char peer[BB_ADDR_TEXT];
 	uint64_t iv_bytes;            /* bytes at the previous interval */
 	uint32_t iv_retrans;
+	/* The TCP sender's stream connects in its own thread, then writes at
+	 * once: nothing else runs between connect and its first write. */
+	struct bb_addr dest;
+	int connecting;               /* the controller has not seen it connect yet */
+	double connected_at;          /* set before connected */
+	atomic_int connected;
+	char error[200];              /* why its connect failed */
 };
 
 struct ttcp_session {
@@ -94,7 +104,7 @@ struct ttcp_session {
 	struct ttcp_stream *st[BB_MAX_STREAMS];
 	int n;
 	int file_fd;                  /* the sendfile source, -1 if none */
-	double t0;                    /* first connect or accept */
+	double t0;                    /* first connect or accept (0: none yet) */
 	double next_iv;               /* when the next periodic report is due */
 	int iv_count;
 	struct bb_cpu_snap cpu0, cpu1;
@@ -128,6 +138,8 @@ int ttcp_stream_start(struct ttcp_session *s, struct ttcp_stream *t, void *(*fn)
 /* The session's clock and CPU snapshot, then every stream's thread on fn. */
 int ttcp_session_start(struct ttcp_session *s, void *(*fn)(void *));
 void *ttcp_run_tcp_send(void *arg);
+/* Connects to t->dest within --connect-timeout, then ttcp_run_tcp_send. */
+void *ttcp_run_tcp_connect_send(void *arg);
 void *ttcp_run_tcp_recv(void *arg);
 void *ttcp_run_udp_send(void *arg);
 void *ttcp_run_udp_recv(void *arg);
@@ -145,6 +157,9 @@ void ttcp_model_params(struct ttcp_session *s);
  * back (one warning on stderr for the first one capped), and for the first
  * stream the interface it uses, into the params. */
 void ttcp_model_socket(struct ttcp_session *s, struct ttcp_stream *t);
+/* The two halves of it: the buffers (and the warning), the interface. */
+void ttcp_model_sockbuf(struct ttcp_session *s, struct ttcp_stream *t);
+void ttcp_model_interface(struct ttcp_session *s, struct ttcp_stream *t);
 void ttcp_model_interval(struct ttcp_session *s, double from, double to);
 void ttcp_model_finish(struct ttcp_session *s);
 int ttcp_model_complete(const struct bb_result *r);

@@ -79,7 +79,8 @@ static void params_notes(struct bb_kvlist *p, const struct ttcp_opts *o)
 		  ? "from connect to the return of the last write (classic); acked_s: until "
 		    "the receiver acknowledged every byte (TCP)"
 		  : o->udp ? "from the first datagram or start sentinel to the end sentinel"
-			   : "from accept to the end of the stream");
+			   : "from the first byte to the last (the reads that returned them); "
+			     "accept_real_s: from accept to the end of the stream");
 }
 
 void ttcp_model_params(struct ttcp_session *s)
@@ -136,14 +137,24 @@ static void warn_capped(const struct ttcp_session *s, const struct bb_sockbuf *b
 
 void ttcp_model_socket(struct ttcp_session *s, struct ttcp_stream *t)
 {
+	ttcp_model_sockbuf(s, t);
+	ttcp_model_interface(s, t);
+}
+
+void ttcp_model_interface(struct ttcp_session *s, struct ttcp_stream *t)
+{
+	if (s->n > 0 && s->st[0] == t)
+		put_interface(&s->r->params, t->x->fd);
+}
+
+void ttcp_model_sockbuf(struct ttcp_session *s, struct ttcp_stream *t)
+{
 	struct bb_kvlist *p = &s->r->params;
 	int first = s->n > 0 && s->st[0] == t;
 
 	bb_sockbuf_read(t->x->fd, s->o->sockbuf, &t->sockbuf);
-	if (first) {
+	if (first)
 		put_sockbuf(p, &t->sockbuf);
-		put_interface(p, t->x->fd);
-	}
 	if (bb_sockbuf_capped(&t->sockbuf) && !s->sockbuf_warned) {
 		s->sockbuf_warned = 1;
 		if (!first)
@@ -219,6 +230,7 @@ void ttcp_model_interval(struct ttcp_session *s, double from, double to)
 struct totals {
 	uint64_t bytes, calls;
 	double t_start, t_end, acked;
+	double accepted, ended;       /* TCP rx: the first accept, the last end of stream */
 };
 
 static void sum_streams(const struct ttcp_session *s, struct totals *t)
@@ -228,12 +240,18 @@ static void sum_streams(const struct ttcp_session *s, struct totals *t)
 	memset(t, 0, sizeof *t);
 	for (int i = 0; i < s->n; i++) {
 		const struct bb_xfer *x = s->st[i]->x;
+		double from, to;
+		bb_xfer_span(x, &from, &to);
 		t->bytes += x->n.bytes;
 		t->calls += x->n.calls;
-		if (t->t_start == 0 || x->n.t_start < t->t_start)
-			t->t_start = x->n.t_start;
-		if (x->n.t_end > t->t_end)
-			t->t_end = x->n.t_end;
+		if (t->t_start == 0 || from < t->t_start)
+			t->t_start = from;
+		if (to > t->t_end)
+			t->t_end = to;
+		if (t->accepted == 0 || x->n.t_start < t->accepted)
+			t->accepted = x->n.t_start;
+		if (x->n.t_end > t->ended)
+			t->ended = x->n.t_end;
 		if (x->acked_at > t->acked)
 			t->acked = x->acked_at;
 		all_acked &= x->acked_at > 0;
@@ -362,13 +380,18 @@ static void stream_values(struct ttcp_session *s, int i, double t0)
 	const struct bb_xfer *x = t->x;
 	char name[32];
 	struct bb_series *ser;
-	double real = x->n.t_end - x->n.t_start;
+	double from, to;
 
+	bb_xfer_span(x, &from, &to);
 	stream_name(name, sizeof name, i);
 	ser = series(s->r, "transfer", name, "s", (double)x->n.bytes, "bytes");
-	bb_series_add(ser, real);
-	put_rates(&ser->values, (double)x->n.bytes, (double)x->n.calls, real);
-	bb_kv_num(&ser->values, "start_s", x->n.t_start - t0);
+	bb_series_add(ser, to - from);
+	put_rates(&ser->values, (double)x->n.bytes, (double)x->n.calls, to - from);
+	bb_kv_num(&ser->values, "start_s", from - t0);
+	if (x->n.t_first > 0)
+		bb_kv_num(&ser->values, "first_byte_s", x->n.t_first - x->n.t_start);
+	if (t->connected_at > 0)
+		bb_kv_num(&ser->values, "connect_to_write_s", x->n.t_start - t->connected_at);
 	if (x->acked_at > 0)
 		bb_kv_num(&ser->values, "acked_s", x->acked_at - x->n.t_start);
 	put_end(&ser->values, x);
@@ -609,6 +632,11 @@ void ttcp_model_finish(struct ttcp_session *s)
 	if (t.acked > 0) {
 		bb_kv_num(&ser->values, "acked_s", t.acked - t.t_start);
 		bb_kv_num(&ser->values, "acked_bits_per_s", (double)t.bytes * 8.0 / (t.acked - t.t_start));
+	}
+	if (!s->o->transmit && is_tcp(s) && t.ended > t.accepted) {
+		bb_kv_num(&ser->values, "accept_real_s", t.ended - t.accepted);
+		bb_kv_num(&ser->values, "accept_bits_per_s",
+			  (double)t.bytes * 8.0 / (t.ended - t.accepted));
 	}
 	bb_cpu_delta(&s->cpu0, &s->cpu1, (double)sysconf(_SC_CLK_TCK), &d);
 	put_cpu(&ser->values, &d, (double)t.bytes);

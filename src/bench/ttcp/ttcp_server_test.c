@@ -105,7 +105,7 @@ static void count_first_bytes(struct bb_xfer *x, const unsigned char *pre, size_
 		return;
 	x->n.bytes = n;
 	x->n.calls = 1;
-	x->n.t_end = bb_now();
+	x->n.t_end = x->n.t_first = x->n.t_last = bb_now();
 	if (bb_iperf2_probe_feed(&x->peer.iperf2, pre, n) != BB_IPERF2_NEED_MORE) {
 		if (x->peer.iperf2.verdict == BB_IPERF2_FOUND)
 			atomic_store(&x->peer.streams, x->peer.iperf2.hdr.threads);
