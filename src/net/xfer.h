@@ -129,7 +129,8 @@ struct bb_udp_rx {
 	uint64_t ended;            /* bit i: stream i sent its end sentinel or tally */
 	uint64_t tallied;          /* bit i: stream i's tally arrived */
 	uint64_t datagrams;        /* data datagrams (not sentinels) */
-	uint64_t plain;            /* data datagrams without our header */
+	uint64_t plain;            /* data datagrams without a sequence number */
+	uint64_t plain_bytes;
 	int going;                 /* the clock runs (classic: first sentinel seen) */
 	uint64_t since_ns;         /* when the receiver began */
 	struct sockaddr_storage peer;   /* the test's peer: the first datagram's source */
@@ -150,6 +151,9 @@ enum { BB_UDP_KIND_NONE, BB_UDP_KIND_BB, BB_UDP_KIND_IPERF2 };
 
 void bb_udp_send(struct bb_xfer *x);
 void bb_udp_recv(struct bb_udp_rx *u);
+/* After bb_udp_recv: why its figures contradict what a stream's sender
+ * says it sent (its tally); 0 when they agree, else 1 with why. */
+int bb_udp_rx_doubt(const struct bb_udp_rx *u, char *why, size_t len);
 /* Before bb_udp_recv: streams 0..nstreams-1 come from peer (address and
  * port, agreed beforehand, e.g. on a control connection), and nothing
  * else is the test's. */

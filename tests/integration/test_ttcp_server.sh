@@ -32,7 +32,7 @@ def conn(src=None):
     s.connect(("127.0.0.1", port))
     return s
 def msg(t, payload):
-    return b"BBcp\x02" + bytes([t]) + len(payload).to_bytes(2, "big") + payload
+    return b"BBcp\x03" + bytes([t]) + len(payload).to_bytes(2, "big") + payload
 if mode == "scan":
     for _ in range(int(args[0])):
         conn().close()
@@ -76,7 +76,7 @@ elif mode == "fuzz":
     for i in range(int(args[0])):
         s = conn()
         body = bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 600)))
-        head = b"BBcp\x02" + bytes([rnd.randrange(0, 12)]) + rnd.randrange(0, 700).to_bytes(2, "big")
+        head = b"BBcp\x03" + bytes([rnd.randrange(0, 12)]) + rnd.randrange(0, 700).to_bytes(2, "big")
         try:
             s.sendall(head[: rnd.randrange(4, 9)] + body)
             s.shutdown(socket.SHUT_WR)

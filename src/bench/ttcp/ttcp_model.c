@@ -79,8 +79,8 @@ static void params_notes(struct bb_kvlist *p, const struct ttcp_opts *o)
 		  ? "from connect to the return of the last write (classic); acked_s: until "
 		    "the receiver acknowledged every byte (TCP)"
 		  : o->udp ? "from the first datagram or start sentinel to the end sentinel"
-			   : "from the first byte to the last (the reads that returned them); "
-			     "accept_real_s: from accept to the end of the stream");
+			   : "from the first byte to the last; accept_real_s: from accept to "
+			     "the end of the stream");
 }
 
 void ttcp_model_params(struct ttcp_session *s)
@@ -342,6 +342,7 @@ static void put_flow(struct bb_kvlist *v, const struct bb_udp_flow *f)
 	put_count(v, "sender_tally", f->sent);
 	bb_kv_num(v, "loss_fraction", bb_udp_flow_loss_fraction(f));
 	put_count(v, "out_of_order", f->out_of_order);
+	put_count(v, "duplicates", f->duplicates);
 	bb_kv_num(v, "jitter_s", f->jitter_ns * 1e-9);
 }
 
@@ -419,7 +420,7 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 		return;
 	for (unsigned i = 0; i < BB_MAX_STREAMS; i++) {
 		const struct bb_udp_flow *f = &u->flows[i];
-		if (!f->received && !f->sent)
+		if (!f->datagram_len && !f->tallied)
 			continue;
 		snprintf(name, sizeof name, "udp%u", i);
 		struct bb_series *ser = series(s->r, "udp_flow", name, "datagrams",
@@ -430,6 +431,7 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 		sum.next_seq = bb_udp_sat_add(sum.next_seq, f->next_seq);
 		sum.sent = bb_udp_sat_add(sum.sent, bb_udp_flow_expected(f));
 		sum.out_of_order = bb_udp_sat_add(sum.out_of_order, f->out_of_order);
+		sum.duplicates = bb_udp_sat_add(sum.duplicates, f->duplicates);
 		if (f->jitter_ns > jitter)
 			jitter = f->jitter_ns;
 	}
@@ -443,6 +445,7 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 	bb_kv_bool(total, "udp_tallies", u->tallied != 0);
 	bb_kv_num(total, "udp_loss_fraction", bb_udp_flow_loss_fraction(&sum));
 	put_count(total, "udp_out_of_order", sum.out_of_order);
+	put_count(total, "udp_duplicates", sum.duplicates);
 	bb_kv_num(total, "udp_jitter_s", jitter * 1e-9);   /* the worst stream's */
 	bb_kv_int(total, "udp_iperf2_streams", u->iperf2_flows);
 	put_count(total, "udp_iperf2_reports_sent", u->reports_sent);
@@ -614,6 +617,8 @@ static void incompleteness(const struct ttcp_session *s, char *why, size_t len)
 	}
 	if (!why[0] && s->o->sink && announced > s->n)
 		snprintf(why, len, "the peer announced %d streams, %d connected", announced, s->n);
+	if (!why[0] && s->st[0]->udp)
+		bb_udp_rx_doubt(s->st[0]->udp, why, len);
 }
 
 void ttcp_model_finish(struct ttcp_session *s)
