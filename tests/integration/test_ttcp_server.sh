@@ -256,8 +256,8 @@ before=$(wc -l <"$TMPD/main.out")
 peer many "$PORT" 500 100
 wait_for_count $((before + 500)) "" "$TMPD/main.out"
 tap $? "500 connection attempts: each logged (empty or refused)"
-grep -q "refused: too many connections open (--max-conns)" "$TMPD/main.out"
-tap $? "100 held at once: those above --max-conns refused and logged"
+! grep -q "refused: too many connections open" "$TMPD/main.out"
+tap $? "100 held at once: those above --max-conns wait in the backlog while a silent one can go, none refused"
 legit many
 
 # ---- random control messages ----
@@ -403,7 +403,7 @@ tap $? "ulimit -n 16: no busy loop (server CPU ${busy}% of the elapsed time)"
 bad=$(grep ' complete$' "$TMPD/lim.out" | grep -v -c ' bb-tcp 1638400 bytes \| tcp 10000 bytes ')
 [ "$bad" -eq 0 ]
 tap $? "ulimit -n 16: no test says complete with bytes missing"
-grep -q "EMFILE\|Too many open files" "$TMPD/lim.out" "$TMPD/lim.err"
+grep -q "EMFILE\|Too many open files\|RLIMIT_NOFILE 16" "$TMPD/lim.out" "$TMPD/lim.err"
 tap $? "ulimit -n 16: the lack of descriptors is reported"
 okc=0
 for i in $(seq 1 15); do

@@ -121,6 +121,11 @@ void srv_session_totals(const struct ttcp_session *s, uint64_t *bytes, double *s
 	*seconds = t0 > 0 && t1 > t0 ? t1 - t0 : 0;
 }
 
+double srv_log_seconds(const struct ttcp_session *s, double seconds, double since)
+{
+	return s->r->ok || since <= 0 ? seconds : bb_now() - since;
+}
+
 static uint64_t tv_us(const struct timeval *a, const struct timeval *b)
 {
 	int64_t d = (int64_t)(b->tv_sec - a->tv_sec) * 1000000 + (b->tv_usec - a->tv_usec);
