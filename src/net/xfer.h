@@ -47,6 +47,8 @@ struct bb_xfer_cfg {
 	int src_fd;           /* tx: -1 writes the pattern in buf, else data read from it */
 	int dst_fd;           /* rx: -1 discards, else data is written to it */
 	int touch;            /* rx: read every byte received (-T) */
+	int stamp_first;      /* rx TCP: the listener stamps arrivals (bb_tcp_stamp_arrivals):
+			       * the first byte's time is its segment's arrival */
 	int publish;          /* keep the live counters current (periodic reports) */
 	double rate_bps;      /* tx: pace to this many bits/s; 0 = as fast as possible */
 	double idle_s;        /* give up after this long without progress */
@@ -115,6 +117,9 @@ void bb_xfer_init(struct bb_xfer *x, const struct bb_xfer_cfg *cfg, int fd, unsi
 /* TCP loops (tcp_xfer.c). */
 void bb_tcp_send(struct bb_xfer *x);
 void bb_tcp_recv(struct bb_xfer *x);
+/* Asks the kernel to stamp the segments the connections accepted from
+ * listen_fd receive (the receiver's first byte's arrival); 0 or -1. */
+int bb_tcp_stamp_arrivals(int listen_fd);
 /* After bb_tcp_send: waits (at most idle_s) until the peer acknowledged
  * every byte, and sets acked_at; a reset meanwhile ends the stream as
  * RESET, no acknowledgement within idle_s as IDLE. */

@@ -131,6 +131,20 @@ wait_for_n() {
 	return 1
 }
 
+# udp_port_of PID: the port of a UDP socket of process PID, once it has
+# one (at most 5 s); empty if none came.
+udp_port_of() {
+	_p=""
+	_i=0
+	while [ -z "$_p" ] && [ $_i -lt 100 ]; do
+		_p=$(ss -Hunap 2>/dev/null | grep "pid=$1," | awk '{print $4}' |
+			sed -n 's/.*:\([0-9]*\)$/\1/p' | head -1)
+		[ -n "$_p" ] || sleep 0.05
+		_i=$((_i + 1))
+	done
+	echo "$_p"
+}
+
 show() {
 	sed 's/^/#   /' "$@" | tail -14
 }
@@ -224,13 +238,7 @@ timeout 60 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -u --time 3 -l 1000 --rat
 	>"$TMPD/spoof.out" 2>"$TMPD/spoof.err" &
 CP=$!
 PIDS="$PIDS $CP"
-uport=""
-i=0
-while [ -z "$uport" ] && [ $i -lt 100 ]; do
-	uport=$(ss -Hunap 2>/dev/null | grep "pid=$SPID," | awk '{print $4}' | sed -n 's/.*:\([0-9]*\)$/\1/p' | head -1)
-	sleep 0.05
-	i=$((i + 1))
-done
+uport=$(udp_port_of "$SPID")
 drops0=$(kernel_drops)
 nsent=$(timeout 30 python3 "$TMPD/stranger.py" "${uport:-9}" 20)
 drops1=$(kernel_drops)
@@ -280,13 +288,7 @@ tap $? "server JSON: 11 datagrams of which 1 duplicate, none lost or out of orde
 	--idle-timeout 10 >"$TMPD/cspoof.out" 2>"$TMPD/cspoof.err" &
 CP=$!
 PIDS="$PIDS $CP"
-cport=""
-i=0
-while [ -z "$cport" ] && [ $i -lt 100 ]; do
-	cport=$(ss -Hunap 2>/dev/null | grep "pid=$CP," | awk '{print $4}' | sed -n 's/.*:\([0-9]*\)$/\1/p' | head -1)
-	sleep 0.05
-	i=$((i + 1))
-done
+cport=$(udp_port_of "$CP")
 nsent=$(timeout 30 python3 "$TMPD/stranger.py" "${cport:-9}" 10)
 wait "$CP"
 RC=$?

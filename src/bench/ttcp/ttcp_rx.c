@@ -113,14 +113,17 @@ static int add_connection(struct ttcp_session *s, int fd, const struct bb_addr *
 		return -1;
 	}
 	bb_addr_text((const struct sockaddr *)&peer->ss, t->peer, sizeof t->peer);
-	ttcp_note(s->o, "accept from %s", t->peer);
-	ttcp_model_socket(s, t);
 	t->x->n.t_start = bb_now();
-	if (s->n == 1) {
+	if (s->n == 1)
 		s->t0 = t->x->n.t_start;
+	/* reading first: the socket's facts after (the interface at the end) */
+	if (ttcp_stream_start(s, t, ttcp_run_tcp_recv) != 0)
+		return -1;
+	if (s->n == 1)
 		bb_cpu_snap_take(&s->cpu0);
-	}
-	return ttcp_stream_start(s, t, ttcp_run_tcp_recv);
+	ttcp_note(s->o, "accept from %s", t->peer);
+	ttcp_model_sockbuf(s, t);
+	return 0;
 }
 
 /* Whether to stop accepting; *since tracks how long every accepted
@@ -235,6 +238,8 @@ int ttcp_receive(struct ttcp_session *s)
 	ttcp_model_params(s);
 	if (lfd < 0)
 		lfd = listen_socket(s);
+	if (lfd >= 0 && !s->o->udp)
+		s->cfg.stamp_first = bb_tcp_stamp_arrivals(lfd) == 0;
 	if (lfd >= 0) {
 		if (!s->o->quiet_notes) {
 			ttcp_render_header(s->out, s->r);
@@ -252,6 +257,8 @@ int ttcp_receive(struct ttcp_session *s)
 		s->cpu0 = s->cpu1;
 	for (int i = 0; i < s->n && !s->o->udp; i++)
 		bb_tcpinfo_get(s->st[i]->x->fd, &s->st[i]->ti);
+	if (s->n > 0 && !s->o->udp)
+		ttcp_model_interface(s, s->st[0]);
 	if (lfd >= 0 && !s->o->udp && lfd != s->listen_fd)
 		close(lfd);
 	ttcp_model_finish(s);
