@@ -70,7 +70,7 @@ legit() {
 }
 
 server main --handshake-timeout 5
-grep -q "RLIMIT_NOFILE 32 leaves room for [0-9]* of --max-conns 64" "$TMPD/main.err"
+grep -q "RLIMIT_NOFILE 32 leaves room for [0-9]* of --max-conns 64$" "$TMPD/main.err"
 tap $? "ulimit -n 32: the server says how many connections the limit leaves"
 timeout 60 python3 "$TMPD/flood.py" "$PORT" 25 200 >"$TMPD/flood.n" 2>&1 &
 FP=$!

@@ -238,8 +238,11 @@ static void render_udp(FILE *f, const struct bb_result *r, const struct bb_serie
 			vint(t, "udp_duplicates"), vnum(t, "udp_jitter_s") * 1e3,
 			vint(t, "udp_iperf2_streams") > 0 ? "; iperf2 client, its final datagram counted"
 							   : "");
-	fprintf(f, "; refused %lld foreign and %lld malformed datagram(s), not counted\n",
-		vint(t, "udp_foreign_datagrams"), vint(t, "udp_malformed_datagrams"));
+	/* the status note's words (ttcp_model.c): one string in the binary */
+	fprintf(f, "; refused %llu foreign and %llu malformed datagram(s), not counted",
+		(unsigned long long)vint(t, "udp_foreign_datagrams"),
+		(unsigned long long)vint(t, "udp_malformed_datagrams"));
+	fputc('\n', f);
 }
 
 static void render_peer(FILE *f, const struct bb_result *r, const struct bb_series *s0)

@@ -304,7 +304,7 @@ int srv_conn_cap(const struct srv *v)
 static void cap_reason(const struct srv *v, int err, char *buf, size_t len)
 {
 	if (err == ENFILE)
-		snprintf(buf, len, "the system's file table is full (ENFILE)");
+		snprintf(buf, len, "ENFILE");
 	else if (err == EMFILE || srv_conn_cap(v) < v->o->max_conns)
 		snprintf(buf, len, "no file descriptor left (RLIMIT_NOFILE %d)", v->nofile);
 	else
@@ -524,9 +524,8 @@ int ttcp_server_main(int argc, char **argv)
 		 "over %g s%s%s", o->base.port, o->max_tests, srv_conn_cap(&v), o->min_rate_bps,
 		 o->rate_window_s, o->allow.n ? "; --allow" : "", o->keylen ? "; --key" : "");
 	if (srv_conn_cap(&v) < o->max_conns)
-		srv_note("RLIMIT_NOFILE %d leaves room for %d of --max-conns %d connections "
-			 "(%d descriptors kept for the tests' own)", v.nofile, srv_conn_cap(&v),
-			 o->max_conns, SRV_FD_SPARE);
+		srv_note("RLIMIT_NOFILE %d leaves room for %d of --max-conns %d", v.nofile,
+			 srv_conn_cap(&v), o->max_conns);
 	serve(&v);
 	srv_note("stopping: %d tests running end as interrupted", v.ntests);
 	srv_conns_close_all(&v);
