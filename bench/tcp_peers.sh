@@ -311,11 +311,11 @@ best_peer() {  # LEN STREAMS: "gbps tool" of the best peer by median
 	done
 	echo "$b $bt"
 }
-# med_ratio LEN STREAMS: the median over rounds of boardbench / the best
-# peer of that round (the interleaved rounds pair them).
+# round_ratio LEN STREAMS PEER: the median over rounds of boardbench /
+# PEER in the same round (the interleaved rounds pair them), and its range.
 round_ratio() {
-	awk -v l="$1" -v p="$2" '$1 == "tput" && $2 == l && $3 == p {
-			if ($4 == "boardbench") bb[$5] = $8; else if ($8 > best[$5]) best[$5] = $8 }
+	awk -v l="$1" -v p="$2" -v peer="$3" '$1 == "tput" && $2 == l && $3 == p {
+			if ($4 == "boardbench") bb[$5] = $8; else if ($4 == peer) best[$5] = $8 }
 		END { for (r in bb) if (best[r] > 0) x[++n] = bb[r] / best[r]
 			if (n == 0) { print "-"; exit }
 			for (i = 2; i <= n; i++) for (j = i; j > 1 && x[j-1] > x[j]; j--) {
@@ -350,10 +350,10 @@ echo "CPU s per GB received, both ends together (lower is better):"
 echo
 printf '| write | streams |'
 for t in "${tools[@]}"; do printf ' %s Gbit/s | CPU s/GB |' "$t"; done
-echo " boardbench / best peer (median of the rounds' ratios) |"
+echo " best peer (by median) | boardbench / it: medians | the rounds' ratios: median (range) |"
 printf '|---|---|'
 for t in "${tools[@]}"; do printf -- '---|---|'; done
-echo '---|'
+echo '---|---|---|'
 for len in "${lens[@]}"; do
 	for p in "${nstreams[@]}"; do
 		printf '| %s | %s |' "$(kib "$len")" "$p"
@@ -362,7 +362,8 @@ for len in "${lens[@]}"; do
 				"$(range tput "$len" "$p" "$t")" "$(med tput "$len" "$p" "$t" cpugb)"
 		done
 		read -r bp bt <<<"$(best_peer "$len" "$p")"
-		echo " $(round_ratio "$len" "$p") (best peer by median: $bt) |"
+		echo " $bt | $(ratio "$(med tput "$len" "$p" boardbench gbps)" "$bp") |" \
+			"$(round_ratio "$len" "$p" "$bt") |"
 	done
 done
 if [ ${#rlens[@]} -gt 0 ]; then

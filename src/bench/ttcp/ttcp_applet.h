@@ -39,6 +39,7 @@
 #define TTCP_MAX_ALIGN (1u << 20)
 #define TTCP_UDP_MAX_DATAGRAM 65507
 #define TTCP_RX_MIN_READ (256u << 10)   /* the receiver's default read size, at least */
+#define TTCP_RX_BIG_READ (128u << 10)   /* ... when the writes are larger than this */
 #define TTCP_RX_LOWAT (16u << 10)       /* with -s, recv() waits for this much */
 #define TTCP_TICK_S 0.25                /* sockets wake this often to check stop/idle */
 
@@ -117,6 +118,9 @@ struct ttcp_session {
 	int listen_fd;                /* quick profile: opened by the caller, else -1 */
 	int sockbuf_warned;           /* the capped-buffer warning was printed */
 };
+
+/* The receiver's read size when --read-size is not given (ttcp_rx.c). */
+size_t ttcp_default_read_size(size_t buflen, int udp);
 
 /* ttcp_tx.c / ttcp_rx.c: run a session; 0 when complete, 1 otherwise. */
 int ttcp_transmit(struct ttcp_session *s);

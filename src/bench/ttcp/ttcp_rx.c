@@ -15,14 +15,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* TCP: 256 KiB whatever the writes (fewer calls for small ones), 128 KiB
+ * for writes above that: a 1 MiB write read in 1 MiB (the size it used to
+ * be) or 256 KiB blocks moved 26-29 Gbit/s at 0.39-0.44 CPU s per GB on
+ * loopback, in 128-192 KiB blocks 32-38 at 0.31-0.36 (docs/BENCHMARKS.md,
+ * issue 25).  UDP: a whole datagram or GRO batch, at least 256 KiB. */
+size_t ttcp_default_read_size(size_t buflen, int udp)
+{
+	if (udp)
+		return buflen > TTCP_RX_MIN_READ ? buflen : TTCP_RX_MIN_READ;
+	return buflen > TTCP_RX_BIG_READ ? TTCP_RX_BIG_READ : TTCP_RX_MIN_READ;
+}
+
 static void rx_config(struct ttcp_session *s)
 {
 	const struct ttcp_opts *o = s->o;
 	struct bb_xfer_cfg *c = &s->cfg;
-	size_t rd = o->read_size ? o->read_size : o->buflen;
+	size_t rd = o->read_size ? o->read_size : ttcp_default_read_size(o->buflen, o->udp);
 
-	if (!o->read_size && rd < TTCP_RX_MIN_READ)
-		rd = TTCP_RX_MIN_READ;
 	if (o->udp && rd < 65536)
 		rd = 65536;                  /* a whole datagram, or a GRO batch */
 	c->buflen = o->buflen;

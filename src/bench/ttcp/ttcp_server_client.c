@@ -324,7 +324,7 @@ static void session_init(struct client *c, int k, struct bb_run *run)
 	ttcp_session_init(&c->s[k], o, r);
 	cfg = &c->s[k].cfg;
 	cfg->buflen = o->buflen;
-	cfg->read_size = o->buflen > TTCP_RX_MIN_READ ? o->buflen : TTCP_RX_MIN_READ;
+	cfg->read_size = ttcp_default_read_size(o->buflen, o->udp);
 	cfg->nbuf = k == 0 && o->time_s <= 0 ? o->nbuf : 0;
 	cfg->src_fd = cfg->dst_fd = cfg->file_fd = -1;
 	cfg->idle_s = o->idle_timeout_s;
