@@ -60,6 +60,7 @@ static const struct field_def fields[BB_CF_COUNT] = {
 	[BB_CF_MALFORMED] = { "malformed", K_NUM, 8, 0, BIG, T(BB_CTL_RESULT) },
 	[BB_CF_UDP_RX_PORT] = { "udp_rx_port", K_NUM, 2, 1, 65535, T(BB_CTL_REQUEST) | T(BB_CTL_ACCEPT) },
 	[BB_CF_UDP_TX_PORT] = { "udp_tx_port", K_NUM, 2, 1, 65535, T(BB_CTL_REQUEST) | T(BB_CTL_ACCEPT) },
+	[BB_CF_DUPLICATES] = { "duplicates", K_NUM, 8, 0, BIG, T(BB_CTL_RESULT) },
 };
 
 #define F(x) (1u << (x))

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BB_CTL_VERSION 2             /* 2: UDP tests (ports, refused datagrams) */
+#define BB_CTL_VERSION 3             /* 2: UDP tests (ports, refused datagrams); 3: duplicates */
 #define BB_CTL_HDR 8                 /* magic, version, type, payload length */
 #define BB_CTL_MAX_PAYLOAD 512
 #define BB_CTL_MAX_MSG (BB_CTL_HDR + BB_CTL_MAX_PAYLOAD)
@@ -42,7 +42,7 @@ enum bb_ctl_field {
 	BB_CF_WRITE_LEN, BB_CF_UDP_RATE, BB_CF_STREAM, BB_CF_REASON,
 	BB_CF_ROLE, BB_CF_STATUS, BB_CF_RX_BYTES, BB_CF_ELAPSED_US, BB_CF_CPU_USER_US,
 	BB_CF_CPU_SYS_US, BB_CF_DATAGRAMS, BB_CF_LOST, BB_CF_OUT_OF_ORDER, BB_CF_JITTER_NS,
-	BB_CF_FOREIGN, BB_CF_MALFORMED, BB_CF_UDP_RX_PORT, BB_CF_UDP_TX_PORT,
+	BB_CF_FOREIGN, BB_CF_MALFORMED, BB_CF_UDP_RX_PORT, BB_CF_UDP_TX_PORT, BB_CF_DUPLICATES,
 	BB_CF_COUNT                      /* at most 32: have is a uint32_t */
 };
 

@@ -222,6 +222,16 @@ int bb_sock_set_tick(int fd, double tick_s)
 	return 0;
 }
 
+int bb_sock_no_tick(int fd)
+{
+	struct timeval tv = { 0, 0 };
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0)
+		return -1;
+	return 0;
+}
+
 static int fail(int fd, char *err, size_t errlen, const char *what)
 {
 	snprintf(err, errlen, "%s: %s", what, strerror(errno));

@@ -56,6 +56,8 @@ int bb_sock_open(int family, const struct bb_sockopt *o, char *err, size_t errle
 
 /* Sets SO_RCVTIMEO and SO_SNDTIMEO to tick_s; 0 or -1. */
 int bb_sock_set_tick(int fd, double tick_s);
+/* Clears them: calls block until they can go on (no timer armed). */
+int bb_sock_no_tick(int fd);
 
 /* Connects within timeout_s (stop, if not NULL, is checked every 100 ms).
  * Returns 0, -1 on error (refused, unreachable), -2 on timeout, -3 if

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <netinet/udp.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -372,14 +373,14 @@ static int tally(struct bb_udp_rx *u, const struct bb_udp_tally *t, uint64_t now
 		u->refused.foreign_seq++;
 		return 0;
 	}
-	u->flows[t->stream].sent = t->datagrams;
+	bb_udp_flow_tally(&u->flows[t->stream], t->datagrams);
 	u->ended |= 1ull << t->stream;
 	u->tallied |= 1ull << t->stream;
 	return all_ended(u);
 }
 
-/* A datagram of stream i with sequence number seq (from 0): counted, or
- * refused.  1 if it was counted. */
+/* A datagram of stream i with sequence number seq (from 0): counted (a
+ * duplicate too, apart), or refused.  1 if it was counted. */
 static int sequenced(struct bb_udp_rx *u, unsigned i, int kind, uint64_t seq, uint64_t send_ns,
 		     size_t n, uint64_t now_ns, const struct source *s)
 {
@@ -393,7 +394,7 @@ static int sequenced(struct bb_udp_rx *u, unsigned i, int kind, uint64_t seq, ui
 		u->refused.foreign_seq++;
 		return 0;
 	}
-	if (f->received && n > f->datagram_len) {
+	if (f->datagram_len && n > f->datagram_len) {
 		u->refused.over_length++;
 		return 0;
 	}
@@ -417,7 +418,7 @@ static int iperf2_slot(struct bb_udp_rx *u, const struct bb_iperf2_dgram *d,
 	    (u->nstreams && u->iperf2_flows >= u->nstreams))
 		return -1;
 	for (unsigned i = 0; i < BB_MAX_STREAMS; i++)
-		if (!u->src_len[i] && !u->flows[i].received)
+		if (!u->src_len[i] && !u->flows[i].datagram_len)
 			return (int)i;
 	return -1;
 }
@@ -446,25 +447,27 @@ static void iperf2_report(struct bb_udp_rx *u, unsigned i, const struct source *
 		u->reports_sent++;
 }
 
-/* An iperf2 client's datagram; 1 when the test is over. */
+/* An iperf2 client's datagram; 1 when the test is over, -1 when it was
+ * not counted (refused, or a final datagram repeated). */
 static int iperf2_datagram(struct bb_udp_rx *u, unsigned i, const struct bb_iperf2_dgram *d,
 			   size_t n, uint64_t now_ns, const struct source *s)
 {
 	uint64_t id = d->seq < 0 ? 0 - (uint64_t)d->seq : (uint64_t)d->seq;
 	uint64_t send_ns = (uint64_t)d->tv_sec * 1000000000u + (uint64_t)d->tv_usec * 1000u;
+	int first = !u->flows[i].datagram_len;
 
 	if (u->ended & (1ull << i)) {
 		if (d->seq < 0 && slot_ok(u, i, BB_UDP_KIND_IPERF2, s))
 			iperf2_report(u, i, s);       /* our report was lost: again */
 		else
 			u->refused.foreign_peer++;
-		return all_ended(u);
+		return -1;
 	}
 	if (!sequenced(u, i, BB_UDP_KIND_IPERF2, id - 1, send_ns, n, now_ns, s))
-		return 0;
+		return -1;
 	if (d->has_hdr && (unsigned)d->threads > u->nstreams)
 		u->nstreams = d->threads < BB_MAX_STREAMS ? (unsigned)d->threads : BB_MAX_STREAMS;
-	u->iperf2_flows += u->flows[i].received == 1;
+	u->iperf2_flows += first;
 	if (d->seq > 0)
 		return 0;
 	u->ended |= 1ull << i;                /* its final datagram: data too, as iperf counts it */
@@ -492,15 +495,20 @@ static int data_datagram(struct bb_udp_rx *u, const unsigned char *p, size_t n,
 		if (h.nstreams > u->nstreams)
 			u->nstreams = h.nstreams < BB_MAX_STREAMS ? h.nstreams : BB_MAX_STREAMS;
 	} else if (bb_iperf2_dgram_get(p, n, &d) == 0 && (slot = iperf2_slot(u, &d, s)) >= 0) {
-		uint64_t got = u->flows[slot].received;
 		over = iperf2_datagram(u, (unsigned)slot, &d, n, now_ns, s);
-		if (u->flows[slot].received == got)
-			return over ? over : -1;
-	} else if (u->iperf2_flows && bb_iperf2_dgram_get(p, n, &d) == 0) {
-		u->refused.foreign_peer++;        /* iperf2's form, from none of its streams */
+		if (over < 0)
+			return -1;
+	} else if (bb_iperf2_dgram_get(p, n, &d) == 0 && (u->iperf2_flows || d.has_hdr)) {
+		/* iperf2's form from none of its streams, or one that starts
+		 * none (a final or wild number first) */
+		if (u->iperf2_flows)
+			u->refused.foreign_peer++;
+		else
+			u->refused.foreign_seq++;
 		return -1;
 	} else {
 		u->plain++;
+		u->plain_bytes += n;
 	}
 	u->datagrams++;
 	u->x.n.bytes += n;
@@ -666,6 +674,24 @@ static void after_end(struct bb_udp_rx *u)
 	}
 }
 
+/* A sender numbers every datagram of a stream or none: datagrams without
+ * a sequence number beside sequenced streams are nobody's data (a stray
+ * or forged one, an iperf2 final number before its stream): refused, their
+ * bytes taken out again. */
+static void refuse_plain(struct bb_udp_rx *u)
+{
+	int sequenced = 0;
+
+	for (unsigned i = 0; i < BB_MAX_STREAMS && !sequenced; i++)
+		sequenced = u->flows[i].datagram_len != 0;
+	if (!sequenced || !u->plain)
+		return;
+	u->refused.foreign_seq = bb_udp_sat_add(u->refused.foreign_seq, u->plain);
+	u->datagrams -= u->plain;
+	u->x.n.bytes -= u->plain_bytes;
+	u->plain = u->plain_bytes = 0;
+}
+
 void bb_udp_rx_fix(struct bb_udp_rx *u, const struct sockaddr_storage *peer, socklen_t len,
 		   unsigned nstreams)
 {
@@ -715,6 +741,19 @@ void bb_udp_recv(struct bb_udp_rx *u)
 		u->x.f.end = BB_END_DONE;
 		after_end(u);
 	}
+	refuse_plain(u);
 	if (!u->going)
 		u->x.n.t_start = u->x.n.t_end = bb_now();   /* nothing came */
+}
+
+int bb_udp_rx_doubt(const struct bb_udp_rx *u, char *why, size_t len)
+{
+	char what[160];
+
+	for (unsigned i = 0; i < BB_MAX_STREAMS; i++)
+		if (bb_udp_flow_doubt(&u->flows[i], what, sizeof what)) {
+			snprintf(why, len, "stream %u: %s", i, what);
+			return 1;
+		}
+	return 0;
 }

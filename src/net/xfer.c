@@ -44,6 +44,16 @@ void bb_xfer_init(struct bb_xfer *x, const struct bb_xfer_cfg *cfg, int fd, unsi
 	atomic_init(&x->peer.streams, 0);
 }
 
+void bb_xfer_span(const struct bb_xfer *x, double *from, double *to)
+{
+	int bytes = x->n.t_first > 0;
+
+	*from = bytes ? x->n.t_first : x->n.t_start;
+	*to = bytes ? x->n.t_last : x->n.t_end;
+	if (*to < *from)
+		*to = *from;
+}
+
 int bb_xfer_stopped(const struct bb_xfer *x)
 {
 	return atomic_load_explicit(x->cfg->stop, memory_order_relaxed) != 0;

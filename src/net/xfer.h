@@ -47,6 +47,8 @@ struct bb_xfer_cfg {
 	int src_fd;           /* tx: -1 writes the pattern in buf, else data read from it */
 	int dst_fd;           /* rx: -1 discards, else data is written to it */
 	int touch;            /* rx: read every byte received (-T) */
+	int stamp_first;      /* rx TCP: the listener stamps arrivals (bb_tcp_stamp_arrivals):
+			       * the first byte's time is its segment's arrival */
 	int publish;          /* keep the live counters current (periodic reports) */
 	double rate_bps;      /* tx: pace to this many bits/s; 0 = as fast as possible */
 	double idle_s;        /* give up after this long without progress */
@@ -65,7 +67,10 @@ struct bb_xfer_cfg {
 struct bb_xfer_count {
 	uint64_t bytes;       /* payload bytes moved, as the application sees them */
 	uint64_t calls;       /* I/O calls that moved data */
-	double t_start, t_end;
+	double t_start, t_end;   /* tx: the first write's start, the last one's return;
+				  * TCP rx: accept, the end of the stream */
+	double t_first, t_last;  /* TCP rx: the first and the last read that returned
+				  * data (0: none did) */
 };
 
 struct bb_xfer_fault {
@@ -112,6 +117,9 @@ void bb_xfer_init(struct bb_xfer *x, const struct bb_xfer_cfg *cfg, int fd, unsi
 /* TCP loops (tcp_xfer.c). */
 void bb_tcp_send(struct bb_xfer *x);
 void bb_tcp_recv(struct bb_xfer *x);
+/* Asks the kernel to stamp the segments the connections accepted from
+ * listen_fd receive (the receiver's first byte's arrival); 0 or -1. */
+int bb_tcp_stamp_arrivals(int listen_fd);
 /* After bb_tcp_send: waits (at most idle_s) until the peer acknowledged
  * every byte, and sets acked_at; a reset meanwhile ends the stream as
  * RESET, no acknowledgement within idle_s as IDLE. */
@@ -126,7 +134,8 @@ struct bb_udp_rx {
 	uint64_t ended;            /* bit i: stream i sent its end sentinel or tally */
 	uint64_t tallied;          /* bit i: stream i's tally arrived */
 	uint64_t datagrams;        /* data datagrams (not sentinels) */
-	uint64_t plain;            /* data datagrams without our header */
+	uint64_t plain;            /* data datagrams without a sequence number */
+	uint64_t plain_bytes;
 	int going;                 /* the clock runs (classic: first sentinel seen) */
 	uint64_t since_ns;         /* when the receiver began */
 	struct sockaddr_storage peer;   /* the test's peer: the first datagram's source */
@@ -147,6 +156,9 @@ enum { BB_UDP_KIND_NONE, BB_UDP_KIND_BB, BB_UDP_KIND_IPERF2 };
 
 void bb_udp_send(struct bb_xfer *x);
 void bb_udp_recv(struct bb_udp_rx *u);
+/* After bb_udp_recv: why its figures contradict what a stream's sender
+ * says it sent (its tally); 0 when they agree, else 1 with why. */
+int bb_udp_rx_doubt(const struct bb_udp_rx *u, char *why, size_t len);
 /* Before bb_udp_recv: streams 0..nstreams-1 come from peer (address and
  * port, agreed beforehand, e.g. on a control connection), and nothing
  * else is the test's. */
@@ -157,6 +169,9 @@ int bb_udp_set_gso(int fd, size_t seg);
 int bb_udp_set_gro(int fd);
 
 /* Shared by the loops (xfer.c). */
+/* The span a stream's rate is over: first to last byte where the loop
+ * knows them (a TCP receiver), else t_start to t_end. */
+void bb_xfer_span(const struct bb_xfer *x, double *from, double *to);
 int bb_xfer_stopped(const struct bb_xfer *x);
 /* Records why the loop ends; returns -1 for the caller to pass on. */
 int bb_xfer_fail(struct bb_xfer *x, enum bb_end end, int err, const char *what);

@@ -50,3 +50,11 @@ done
 expect_exit 2 "compare_suite.sh extra (an operand) exits 2" -- bash bench/compare_suite.sh extra
 [ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "unexpected argument 'extra'" "$TMPD/err"
 tap $? "  ... with one line naming it"
+expect_exit 0 "tcp_peers.sh -h exits 0" -- bash bench/tcp_peers.sh -h
+expect_grep "iperf3, iperf2 and nuttcp" "$TMPD/out" "  ... and prints its usage"
+for bad in "-t x" "-t 0" "-r 0" "-r 51" "-a y" "-k ''" "-z" "extra"; do
+	eval "set -- $bad"
+	expect_exit 2 "tcp_peers.sh $bad exits 2" -- bash bench/tcp_peers.sh "$@"
+	[ "$(wc -l <"$TMPD/err")" -eq 1 ] && grep -q "^tcp_peers: " "$TMPD/err"
+	tap $? "  ... with one line"
+done

@@ -113,7 +113,7 @@ cat >"$TMPD/peer.py" <<'PYEOF'
 #   tcpdie N: serves N transactions of a TCP client, then closes
 #   udpdrop:  answers the even sequence numbers only
 #   notrr:    a TCP server that answers the hello with garbage
-import socket, struct, sys
+import socket, struct, sys, time
 mode = sys.argv[1]
 def ack():
     return bytes([0xBB, ord('R'), ord('R'), ord('A')]) + struct.pack('>5I', 1, 0, 0, 0, 0)
@@ -125,7 +125,7 @@ def readn(c, n):
             raise EOFError
         b += x
     return b
-if mode in ('tcpdie', 'notrr'):
+if mode in ('tcpdie', 'notrr', 'tcpmute'):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind(('127.0.0.1', 0)); s.listen(1); s.settimeout(60)
@@ -140,6 +140,8 @@ if mode in ('tcpdie', 'notrr'):
     for i in range(int(sys.argv[2])):
         readn(c, req)
         c.sendall(b'\0' * resp)
+    if mode == 'tcpmute':
+        time.sleep(30)       # holds the connection, answers nothing
     c.close()
 else:
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -174,6 +176,62 @@ if command -v python3 >/dev/null 2>&1; then
 		and (.message | startswith(\"INCOMPLETE\"))) and ([$LAT | .transactions > 0 and
 		.transactions <= 500] == [true])" "the partial result is kept, marked incomplete"
 	wait "$PPID_"
+
+	# The TCP loops block with no socket timeout; a watchdog thread ends
+	# them (rr_watch.h): a server that stops answering, after the idle
+	# timeout; a SIGINT, at once.
+	python3 "$TMPD/peer.py" tcpmute 50 >"$TMPD/mute.out" 2>"$TMPD/mute.err" &
+	PPID_=$!
+	PIDS="$PIDS $PPID_"
+	wait_for listening "$TMPD/mute.out" 20
+	PORT=$(awk '{ print $2 }' "$TMPD/mute.out")
+	expect_exit 1 "a server that stops answering: exit 1 after the idle timeout" -- \
+		timeout 30 "$BB" rr -p "$PORT" --time 60 --warmup 0 --idle-timeout 1 \
+		--json "$TMPD/mute.json" 127.0.0.1
+	jq_true "$TMPD/mute.json" '.results[0].message | test("stalled: no response for 1 s")' \
+		"... stalled, the idle timeout named"
+	kill "$PPID_" 2>/dev/null
+	python3 "$TMPD/peer.py" tcpmute 50 >"$TMPD/mute2.out" 2>"$TMPD/mute2.err" &
+	PPID_=$!
+	PIDS="$PIDS $PPID_"
+	wait_for listening "$TMPD/mute2.out" 20
+	PORT=$(awk '{ print $2 }' "$TMPD/mute2.out")
+	# (not under timeout(1), which passes SIGINT on to the whole group: a
+	# second one would end the client at once; --time and --idle-timeout
+	# bound it)
+	"$BB" rr -p "$PORT" --time 60 --warmup 0 --idle-timeout 20 \
+		--json "$TMPD/int.json" 127.0.0.1 >"$TMPD/int.out" 2>&1 &
+	CPID=$!
+	PIDS="$PIDS $CPID"
+	i=0
+	while [ $i -lt 200 ] && ! ss -Htn state established "dport = :$PORT" 2>/dev/null | grep -q .; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5                        # blocked in recv: the 50 answers went long ago
+	kill -INT "$CPID"
+	wait "$CPID"
+	rc=$?
+	[ "$rc" -eq 1 ]
+	tap $? "SIGINT while the client blocks in recv: it ends (exit $rc, not 124)"
+	jq_true "$TMPD/int.json" '.results[0].status == "interrupted"' "... its result interrupted"
+	kill "$PPID_" 2>/dev/null
+	next_port
+	"$BB" rr -s -p "$PORT" --accept-timeout 20 --idle-timeout 1 >"$TMPD/sidle.out" 2>&1 &
+	SPID_=$!
+	PIDS="$PIDS $SPID_"
+	wait_for '^rr-s: serving' "$TMPD/sidle.out" 20
+	timeout 20 python3 -c '
+import socket, struct, sys, time
+c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), 10)
+c.sendall(b"\xbbRRH" + struct.pack(">IIIII", 1, 0, 1, 1, 1))
+c.recv(24)
+time.sleep(5)' "$PORT" &
+	QPID=$!
+	PIDS="$PIDS $QPID"
+	wait_for 'ended: no request within the idle timeout' "$TMPD/sidle.out" 10
+	tap $? "a client silent after its hello: the server ends its session at the idle timeout"
+	kill "$QPID" 2>/dev/null
 
 	python3 "$TMPD/peer.py" udpdrop >"$TMPD/udpdrop.out" 2>"$TMPD/udpdrop.err" &
 	PPID_=$!

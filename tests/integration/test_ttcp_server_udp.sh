@@ -48,13 +48,15 @@ EOF
 cat >"$TMPD/rawclient.py" <<'EOF'
 # rawclient.py PORT MODE: a UDP test written from docs/protocol.md and
 # src/net/udphdr.h alone: 10 datagrams of 100 bytes to the server, then a
-# RESULT saying 10 were sent (honest), 12 (lie), or no tally (notally).
+# RESULT saying 10 were sent (honest), 12 (lie), or no tally (notally);
+# dup: datagram 3 twice (as a network may duplicate it), 10 sent; tallylie:
+# a tally of 5 (the RESULT says 10).
 # Prints the status of the server's RESULT (0 complete, 1 incomplete).
 import socket, struct, sys, time, os
 port, mode = int(sys.argv[1]), sys.argv[2]
 def msg(t, fields):
     p = b"".join(bytes([tag, len(v)]) + v for tag, v in fields)
-    return b"BBcp\x02" + bytes([t]) + len(p).to_bytes(2, "big") + p
+    return b"BBcp\x03" + bytes([t]) + len(p).to_bytes(2, "big") + p
 def recv_msg(s):
     h = b""
     while len(h) < 8:
@@ -82,11 +84,13 @@ u.connect(("127.0.0.1", int.from_bytes(f[27], "big")))
 u.send(b"bbS\x00")
 for i in range(10):
     u.send(b"bbU1" + struct.pack(">HHQQ", 0, 1, i, time.monotonic_ns()) + b"z" * 76)
+    if mode == "dup" and i == 3:
+        u.send(b"bbU1" + struct.pack(">HHQQ", 0, 1, i, time.monotonic_ns()) + b"z" * 76)
     time.sleep(0.002)
 for _ in range(2):
     u.send(b"bbE\x00")
 if mode != "notally":
-    u.send(b"bbT1" + struct.pack(">HHQQ", 0, 1, 10, 1000))
+    u.send(b"bbT1" + struct.pack(">HHQQ", 0, 1, 5 if mode == "tallylie" else 10, 1000))
 sent = 12 if mode == "lie" else 10
 ctl.sendall(msg(7, [(15, b"\x01"), (16, b"\x00"), (17, (sent * 100).to_bytes(8, "big")),
                     (18, (20000).to_bytes(8, "big")), (21, sent.to_bytes(8, "big"))]))
@@ -125,6 +129,20 @@ wait_for_n() {
 		_i=$((_i + 1))
 	done
 	return 1
+}
+
+# udp_port_of PID: the port of a UDP socket of process PID, once it has
+# one (at most 5 s); empty if none came.
+udp_port_of() {
+	_p=""
+	_i=0
+	while [ -z "$_p" ] && [ $_i -lt 100 ]; do
+		_p=$(ss -Hunap 2>/dev/null | grep "pid=$1," | awk '{print $4}' |
+			sed -n 's/.*:\([0-9]*\)$/\1/p' | head -1)
+		[ -n "$_p" ] || sleep 0.05
+		_i=$((_i + 1))
+	done
+	echo "$_p"
 }
 
 show() {
@@ -220,13 +238,7 @@ timeout 60 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -u --time 3 -l 1000 --rat
 	>"$TMPD/spoof.out" 2>"$TMPD/spoof.err" &
 CP=$!
 PIDS="$PIDS $CP"
-uport=""
-i=0
-while [ -z "$uport" ] && [ $i -lt 100 ]; do
-	uport=$(ss -Hunap 2>/dev/null | grep "pid=$SPID," | awk '{print $4}' | sed -n 's/.*:\([0-9]*\)$/\1/p' | head -1)
-	sleep 0.05
-	i=$((i + 1))
-done
+uport=$(udp_port_of "$SPID")
 drops0=$(kernel_drops)
 nsent=$(timeout 30 python3 "$TMPD/stranger.py" "${uport:-9}" 20)
 drops1=$(kernel_drops)
@@ -260,6 +272,33 @@ tap $? "the sender's count disagrees with received + lost: incomplete, not compl
 st=$(timeout 30 python3 "$TMPD/rawclient.py" "$PORT" notally 2>&1)
 [ "$st" = 1 ] && wait_for_n 1 "incomplete: stream 0's tally of datagrams sent never came" 10
 tap $? "a stream's tally missing (a lost tail would go unseen): incomplete ($st)"
+st=$(timeout 30 python3 "$TMPD/rawclient.py" "$PORT" tallylie 2>&1)
+[ "$st" = 1 ] && wait_for_n 1 "incomplete: stream 0: its tally says 5 datagrams were sent, but sequence numbers up to 9 arrived" 10
+tap $? "a tally below what arrived: incomplete, and the log says why ($st)"
+st=$(timeout 30 python3 "$TMPD/rawclient.py" "$PORT" dup 2>&1)
+[ "$st" = 0 ] && wait_for_n 2 ' bb-udp 1[01]00 bytes .* complete$' 10
+tap $? "a duplicated datagram: counted apart, the test complete ($st)"
+jq -e -s 'map(.results[].series[] | select(.name == "transfer" and .variant == "total"
+	and .values.udp_duplicates == 1) | .values | [.udp_datagrams, .udp_lost, .udp_out_of_order])
+	== [[11, 0, 0]]' "$TMPD/results"/*.json >/dev/null 2>&1
+tap $? "server JSON: 11 datagrams of which 1 duplicate, none lost or out of order"
+
+# ---- strangers' datagrams into the client's UDP port during a -R test ----
+"$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -u -R --time 3 -l 1000 --rate 8M \
+	--idle-timeout 10 >"$TMPD/cspoof.out" 2>"$TMPD/cspoof.err" &
+CP=$!
+PIDS="$PIDS $CP"
+cport=$(udp_port_of "$CP")
+nsent=$(timeout 30 python3 "$TMPD/stranger.py" "${cport:-9}" 10)
+wait "$CP"
+RC=$?
+cf=$(field cspoof 's/^ttcp-r: udp: .* refused \([0-9]*\) foreign.*/\1/p')
+cm=$(field cspoof 's/^ttcp-r: udp: .* foreign and \([0-9]*\) malformed.*/\1/p')
+[ "$RC" -eq 0 ] && [ -n "$cport" ] && [ -n "$cf" ] && [ "$cf" -gt 0 ] && [ "$cm" -gt 0 ] &&
+	[ $((cf + cm)) -le "$nsent" ]
+tap $? "-R: the client's ttcp-r: udp: line names what it refused ($cf foreign, $cm malformed of $nsent)"
+grep -q '^ttcp-server: udp: sent [0-9]* datagrams' "$TMPD/cspoof.out"
+tap $? "-R: ... beside the server's line"
 
 # ---- a killed client: the server stops sending to it ----
 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -u -R --time 20 -l 1000 --rate 8M \
@@ -304,8 +343,8 @@ timeout 60 "$BB" ttcp --to-server 127.0.0.1 -p "$PORT" -n 100 >"$TMPD/tcp.out" 2
 tap $? "... and TCP"
 [ "$(grep -c ' bb-udp' "$TMPD/main.out")" -ge 6 ] &&
 	! grep ' bb-udp.* incomplete' "$TMPD/main.out" |
-	grep -q -v 'the client closed the control\|12 datagrams\|tally of datagrams sent never'
-tap $? "no UDP test logged incomplete but the killed client's and the two above"
+	grep -q -v 'the client closed the control\|12 datagrams\|tally of datagrams sent never\|its tally says 5'
+tap $? "no UDP test logged incomplete but the killed client's and the three above"
 kill -TERM "$SPID"
 wait "$TPID"
 tap $? "SIGTERM: the server exits 0"

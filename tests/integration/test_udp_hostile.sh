@@ -154,3 +154,83 @@ else
 fi
 ! grep -Eq '461168601842738790|e\+' "$TMPD/h2.out"
 tap $? "no figure near 2^62 is printed"
+
+# ---- duplicates, an iperf2 final number first, a tally that contradicts ----
+# dup: fifty copies of datagram 0, then 1 (RFC 5560 duplicates, not
+# reordering: iperf3 and iperf2 call them out of order); tally: 100
+# datagrams and a tally saying 5 were sent; iperf2 (with and without its
+# test header): ids -5, 1, 2, -3 (a final datagram before any data).
+cat >"$TMPD/odd.py" <<'EOF2'
+import socket, struct, sys
+port, mode = int(sys.argv[1]), sys.argv[2]
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+a.connect(('127.0.0.1', port))
+def hdr(seq):
+    return b'bbU1' + struct.pack('!HHQQ', 0, 1, seq, 0)
+def tally(n):
+    return b'bbT1' + struct.pack('!HHQQ', 0, 1, n, n * 124)
+def ip2(seq, with_hdr):
+    u = seq & 0xffffffffffffffff
+    if with_hdr:
+        return struct.pack('!IIII', u & 0xffffffff, 1000, 0, u >> 32) + \
+            struct.pack('!Iiiiii', 0x08000000, 1, port, 0, 0, 0) + b'x' * 200
+    return struct.pack('!IIII', u & 0xffffffff, 1000, 0, 0) + b'x' * 220
+if mode == 'dup':
+    a.send(b'bbS\x00')
+    for i in range(50):
+        a.send(hdr(0) + b'x' * 100)
+    a.send(hdr(1) + b'x' * 100)
+    for k in range(4):
+        a.send(b'bbE\x00')
+    a.send(tally(2))
+elif mode == 'tally':
+    a.send(b'bbS\x00')
+    for i in range(100):
+        a.send(hdr(i) + b'x' * 100)
+    for k in range(4):
+        a.send(b'bbE\x00')
+    a.send(tally(5))
+    a.send(tally(5))
+else:
+    for seq in (-5, 1, 2, -3):
+        a.send(ip2(seq, mode == 'iperf2'))
+EOF2
+totals() {  # NAME: the total's values
+	jq -c '.results[0].series[] | select(.variant == "total") | .values |
+		[.udp_datagrams, .udp_lost, .udp_expected, .udp_out_of_order, .udp_duplicates,
+		 .udp_foreign_sequence_datagrams]' "$TMPD/$1.json" 2>/dev/null
+}
+for m in dup tally iperf2 iperf2bare; do
+	PORT=$((PORT + 1))
+	rx_start $m
+	d0=$(kernel_drops)
+	timeout 30 python3 "$TMPD/odd.py" $PORT $m
+	rx_wait
+	eval "rc_$m=$RXRC dropped_$m=$(($(kernel_drops) - d0))"
+done
+if [ "$dropped_dup" -eq 0 ]; then
+	[ "$rc_dup" -eq 0 ] && [ "$(totals dup)" = "[51,0,2,0,49,0]" ]
+	tap $? "50 copies of 0, then 1: 51 datagrams, 49 duplicates, 0 lost of 2, none out of order; complete ($(totals dup))"
+	expect_grep '^ttcp-r: udp: 51 datagrams, 0 lost of 2 (0.000%), 0 out of order, 49 duplicates, ' \
+		"$TMPD/dup.out" "... and the text line says so"
+else
+	tap 0 "# SKIP duplicates: the kernel dropped $dropped_dup packets meanwhile"
+	tap 0 "# SKIP duplicates: the kernel dropped $dropped_dup packets meanwhile"
+fi
+[ "$rc_tally" -eq 1 ]
+tap $? "a tally of 5 after 100 datagrams: incomplete, exit 1 ($rc_tally)"
+jqt "$TMPD/tally.json" '.results[0].message == "incomplete: stream 0: its tally says 5 datagrams were sent, but sequence numbers up to 99 arrived"' \
+	"... with why, in the result's message"
+grep -q 'INCOMPLETE.*its tally says 5 datagrams were sent' "$TMPD/tally.out" "$TMPD/tally.err"
+tap $? "... and in the text"
+for m in iperf2 iperf2bare; do
+	eval "rc=\$rc_$m dropped=\$dropped_$m"
+	if [ "$dropped" -eq 0 ]; then
+		[ "$rc" -eq 0 ] && [ "$(totals $m)" = "[3,0,3,0,0,1]" ]
+		tap $? "iperf2 ids -5, 1, 2, -3 ($m): 3 datagrams, 0 lost of 3, the -5 refused ($(totals $m))"
+	else
+		tap 0 "# SKIP $m: the kernel dropped $dropped packets meanwhile"
+	fi
+done
+expect_grep '^ttcp-r: udp: 3 datagrams, 0 lost of 3 .*; refused 1 foreign and 0 malformed datagram(s), not counted$' \
+	"$TMPD/iperf2.out" "the udp: line names the refused datagram"

@@ -82,12 +82,14 @@ static void test_round_trips(void **state)
 	bb_ctl_set(&m, BB_CF_LOST, 7);
 	bb_ctl_set(&m, BB_CF_FOREIGN, 12345);
 	bb_ctl_set(&m, BB_CF_MALFORMED, (uint64_t)1 << 62);
+	bb_ctl_set(&m, BB_CF_DUPLICATES, 49);
 	n = build(&m, buf);
 	assert_int_equal(bb_ctl_parse(buf, n, &got, &used, why, sizeof why), BB_CTL_OK);
 	assert_true(got.num[BB_CF_RX_BYTES] == (uint64_t)1 << 40);
 	assert_true(got.num[BB_CF_LOST] == 7);
 	assert_true(got.num[BB_CF_FOREIGN] == 12345);
 	assert_true(got.num[BB_CF_MALFORMED] == (uint64_t)1 << 62);
+	assert_true(got.num[BB_CF_DUPLICATES] == 49);
 	assert_true(bb_ctl_has(&got, BB_CF_LOST));
 	assert_false(bb_ctl_has(&got, BB_CF_JITTER_NS));
 
@@ -171,9 +173,9 @@ static void test_refusals(void **state)
 	memcpy(buf, "GET / HTTP/1.0\r\n", 16);
 	refused(buf, 16, "not a boardbench control message");
 	refused(buf, 2, "not a boardbench control message");   /* at once, not after 8 bytes */
-	refused(buf, raw(buf, 3, BB_CTL_REQUEST, req, sizeof req), "version 3 not supported");
-	refused(buf, raw(buf, 1, BB_CTL_REQUEST, req, sizeof req),
-		"version 1 not supported (this end speaks 2)");
+	refused(buf, raw(buf, 4, BB_CTL_REQUEST, req, sizeof req), "version 4 not supported");
+	refused(buf, raw(buf, 2, BB_CTL_REQUEST, req, sizeof req),
+		"version 2 not supported (this end speaks 3)");
 	refused(buf, raw(buf, V, 0, req, sizeof req), "unknown message type 0");
 	refused(buf, raw(buf, V, 200, req, sizeof req), "unknown message type 200");
 	memset(p, 0, sizeof p);

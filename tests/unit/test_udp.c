@@ -156,16 +156,93 @@ static void test_hostile_sequence_numbers(void **state)
 
 	(void)state;
 	memset(&f, 0, sizeof f);
-	bb_udp_flow_add(&f, UINT64_MAX, 0, 0, 1);
-	bb_udp_flow_add(&f, UINT64_MAX, 0, 0, 1);
-	bb_udp_flow_add(&f, 0, UINT64_MAX, 0, 1);
-	assert_true(f.received == 3);
-	assert_true(bb_udp_flow_lost(&f) == UINT64_MAX - 3);
+	assert_int_equal(bb_udp_flow_add(&f, UINT64_MAX, 0, 0, 1), BB_UDP_NEW);
+	assert_int_equal(bb_udp_flow_add(&f, UINT64_MAX, 0, 0, 1), BB_UDP_DUPLICATE);
+	assert_int_equal(bb_udp_flow_add(&f, 0, UINT64_MAX, 0, 1), BB_UDP_DUPLICATE);  /* too old */
+	assert_true(f.received == 1 && f.duplicates == 2);
+	assert_true(bb_udp_flow_lost(&f) == UINT64_MAX - 1);
 	assert_true(bb_udp_flow_loss_fraction(&f) <= 1.0);
 	memset(&f, 0, sizeof f);
 	for (int i = 0; i < 10; i++)
-		bb_udp_flow_add(&f, 5, 0, 0, 1);      /* duplicates make up for loss */
-	assert_true(bb_udp_flow_lost(&f) == 0);
+		bb_udp_flow_add(&f, 5, 0, 0, 1);      /* duplicates never make up for loss */
+	assert_true(f.received == 1 && f.duplicates == 9 && bb_udp_flow_lost(&f) == 5);
+}
+
+/* Fifty copies of 0, then 1: 2 received, 49 duplicates, nothing out of
+ * order or lost (iperf3 and iperf2 call them out of order). */
+static void test_duplicates_apart(void **state)
+{
+	struct bb_udp_flow f;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (int i = 0; i < 50; i++)
+		bb_udp_flow_add(&f, 0, 0, 0, 100);
+	assert_int_equal(bb_udp_flow_add(&f, 1, 0, 0, 100), BB_UDP_NEW);
+	assert_true(f.received == 2 && f.duplicates == 49 && f.out_of_order == 0);
+	assert_true(bb_udp_flow_expected(&f) == 2 && bb_udp_flow_lost(&f) == 0);
+	assert_true(f.bytes == 51 * 100);
+	/* a late one fills its gap once; again, it is a duplicate */
+	assert_int_equal(bb_udp_flow_add(&f, 5, 0, 0, 100), BB_UDP_NEW);
+	assert_int_equal(bb_udp_flow_add(&f, 3, 0, 0, 100), BB_UDP_LATE);
+	assert_int_equal(bb_udp_flow_add(&f, 3, 0, 0, 100), BB_UDP_DUPLICATE);
+	assert_int_equal(bb_udp_flow_add(&f, 4, 0, 0, 100), BB_UDP_LATE);
+	assert_true(f.received == 5 && f.out_of_order == 2 && f.duplicates == 50);
+	assert_true(bb_udp_flow_lost(&f) == 1);                 /* 2 */
+}
+
+/* The window: a gap wider than it forgets what was seen; a number further
+ * behind than it is a duplicate (never counted received). */
+static void test_duplicate_window(void **state)
+{
+	struct bb_udp_flow f;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	bb_udp_flow_add(&f, 0, 0, 0, 10);
+	bb_udp_flow_add(&f, 3000, 0, 0, 10);
+	assert_int_equal(bb_udp_flow_add(&f, 1, 0, 0, 10), BB_UDP_DUPLICATE);
+	/* the window is the W numbers below the next expected, 3001 */
+	assert_int_equal(bb_udp_flow_add(&f, 3000 - BB_UDP_DUP_WINDOW, 0, 0, 10), BB_UDP_DUPLICATE);
+	assert_int_equal(bb_udp_flow_add(&f, 3001 - BB_UDP_DUP_WINDOW, 0, 0, 10), BB_UDP_LATE);
+	assert_int_equal(bb_udp_flow_add(&f, 2999, 0, 0, 10), BB_UDP_LATE);
+	assert_int_equal(bb_udp_flow_add(&f, 2999, 0, 0, 10), BB_UDP_DUPLICATE);
+	assert_int_equal(bb_udp_flow_add(&f, 3000 + BB_UDP_DUP_WINDOW, 0, 0, 10), BB_UDP_NEW);
+	assert_int_equal(bb_udp_flow_add(&f, 3001, 0, 0, 10), BB_UDP_LATE);  /* its slot cleared */
+	assert_int_equal(bb_udp_flow_add(&f, 3000, 0, 0, 10), BB_UDP_DUPLICATE);  /* now too old */
+	assert_true(f.received == 6 && f.duplicates == 4 && f.out_of_order == 3);
+}
+
+/* A tally below what arrived, or two that differ: doubt, with why. */
+static void test_tally_doubt(void **state)
+{
+	struct bb_udp_flow f;
+	char why[160];
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	for (uint64_t i = 0; i < 100; i++)
+		bb_udp_flow_add(&f, i, 0, 0, 10);
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 0);   /* no tally */
+	bb_udp_flow_tally(&f, 100);
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 0);
+	bb_udp_flow_tally(&f, 100);
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 0);   /* sent twice, the same */
+	bb_udp_flow_tally(&f, 120);
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 1);
+	assert_non_null(strstr(why, "differ"));
+	memset(&f, 0, sizeof f);
+	for (uint64_t i = 0; i < 100; i++)
+		bb_udp_flow_add(&f, i, 0, 0, 10);
+	bb_udp_flow_tally(&f, 5);
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 1);
+	assert_string_equal(why, "its tally says 5 datagrams were sent, but sequence numbers up "
+			    "to 99 arrived");
+	memset(&f, 0, sizeof f);
+	bb_udp_flow_tally(&f, 0);                     /* nothing sent, nothing came */
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 0);
+	bb_udp_flow_add(&f, 0, 0, 0, 10);
+	assert_int_equal(bb_udp_flow_doubt(&f, why, sizeof why), 1);
 }
 
 /* A fresh flow: only the slack; then what 400 Gbit/s carries per second. */
@@ -229,7 +306,9 @@ static void test_refused_and_saturation(void **state)
 
 /* iperf2's accounting on the same sequence (ids 1..10 without 5, then 3
  * again, then its final datagram 11): iperf 2.1.8's server said
- * "0/11", 1 out of order; ids are sequence numbers + 1 here. */
+ * "0/11", 1 out of order (its duplicate of 3 made up for the lost 5);
+ * counted apart it is 1 lost of 11, 1 duplicate, none out of order.  Ids
+ * are sequence numbers + 1 here. */
 static void test_iperf2_accounting(void **state)
 {
 	struct bb_udp_flow f;
@@ -240,8 +319,8 @@ static void test_iperf2_accounting(void **state)
 	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
 		bb_udp_flow_add(&f, ids[i] - 1, 0, 0, 1470);
 	assert_true(bb_udp_flow_expected(&f) == 11);
-	assert_true(bb_udp_flow_lost(&f) == 0);
-	assert_true(f.out_of_order == 1);
+	assert_true(bb_udp_flow_lost(&f) == 1);
+	assert_true(f.out_of_order == 0 && f.duplicates == 1);
 	assert_true(f.bytes == 11 * 1470);
 }
 
@@ -257,6 +336,9 @@ int main(void)
 		cmocka_unit_test(test_jitter),
 		cmocka_unit_test(test_jitter_clock_offset),
 		cmocka_unit_test(test_hostile_sequence_numbers),
+		cmocka_unit_test(test_duplicates_apart),
+		cmocka_unit_test(test_duplicate_window),
+		cmocka_unit_test(test_tally_doubt),
 		cmocka_unit_test(test_seq_bound),
 		cmocka_unit_test(test_crafted_beyond_bound),
 		cmocka_unit_test(test_refused_and_saturation),

@@ -5,6 +5,7 @@
  * with a timeout each.  Every response's latency goes through one
  * function, record(), which is also what the overhead loop times. */
 #include "applets/rr/rr_proto.h"
+#include "applets/rr/rr_watch.h"
 #include "core/error.h"
 #include "core/stats.h"
 #include "core/stop.h"
@@ -33,6 +34,7 @@ struct client {
 	uint64_t measured_sent;
 	uint64_t interval_ns;
 	double idle;                 /* seconds without any response */
+	struct bb_rr_watch *watch;   /* TCP: blocks with no socket timeout, watched; or NULL */
 };
 
 static int stop_asked(const struct client *c)
@@ -258,8 +260,27 @@ static int idle_tick(struct client *c, double tick)
 	return 0;
 }
 
+/* The watchdog shut the socket (the ended call is not the peer's doing):
+ * 1 when it did, and the run says why. */
+static int watched_end(struct client *c)
+{
+	char what[64];
+	int why = c->watch ? atomic_load(&c->watch->why) : BB_RR_WATCH_NONE;
+
+	if (why == BB_RR_WATCH_STOP) {
+		c->r->interrupted = 1;
+		finish(c, 0, "%s", "interrupted");
+	} else if (why == BB_RR_WATCH_IDLE) {
+		snprintf(what, sizeof what, "%.3g", c->o->idle_timeout_s);
+		finish(c, 0, "stalled: no response for %s s (idle timeout)", what);
+	}
+	return why != BB_RR_WATCH_NONE;
+}
+
 static void io_failed(struct client *c, ssize_t n, const char *what)
 {
+	if (watched_end(c))
+		return;
 	if (n == 0)
 		finish(c, 0, "%s", "connection lost: the server closed it");
 	else if (errno == ECONNREFUSED)
@@ -300,6 +321,8 @@ static int tcp_recv(struct client *c)
 		if (n > 0) {
 			got += (size_t)n;
 			c->idle = 0;
+			if (c->watch)
+				bb_rr_watch_alive(c->watch);
 		} else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
 			if (idle_tick(c, BB_RR_TICK_S))
 				return -1;
@@ -311,14 +334,28 @@ static int tcp_recv(struct client *c)
 	return 0;
 }
 
+/* Blocking with no socket timeout, watched (rr_watch.h); with the
+ * socket ticks when no watchdog thread could start. */
+static void tcp_watch(struct client *c, struct bb_rr_watch *w)
+{
+	if (bb_rr_watch_start(w, c->fd, c->o->idle_timeout_s, c->o->stop) == 0 &&
+	    bb_sock_no_tick(c->fd) == 0) {
+		c->watch = w;
+		return;
+	}
+	bb_rr_watch_end(w);
+	bb_sock_set_tick(c->fd, BB_RR_TICK_S);
+}
+
 static void run_tcp(struct client *c)
 {
 	uint32_t k = c->o->inflight, head = 0, out = 0;
 	uint64_t *sent_at = bb_xcalloc(k, sizeof *sent_at);
 	unsigned char *meas = bb_xcalloc(k, 1);
 	uint64_t t = bb_now_ns();
+	struct bb_rr_watch w;
 
-	bb_sock_set_tick(c->fd, BB_RR_TICK_S);
+	tcp_watch(c, &w);
 	for (;;) {
 		while (out < k && may_send(c, t)) {
 			uint32_t slot = (head + out) % k;
@@ -339,6 +376,8 @@ static void run_tcp(struct client *c)
 		if (time_up(c, t))
 			break;
 	}
+	bb_rr_watch_end(&w);
+	c->watch = NULL;
 	free(sent_at);
 	free(meas);
 }

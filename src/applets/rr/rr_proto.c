@@ -4,6 +4,7 @@
 #include "core/random.h"
 #include "core/bytes.h"
 #include "applets/rr/rr_proto.h"
+#include "applets/rr/rr_watch.h"
 #include "core/stop.h"
 #include "core/timer.h"
 
@@ -189,7 +190,7 @@ static void session_end(struct bb_rr_session *s, int ok, const char *why)
 /* Reads exactly len bytes; 1 done, 0 clean end of stream before any, -1
  * otherwise (s->end says why).  Each wait is bounded by the idle timeout. */
 static int read_full(int fd, unsigned char *buf, size_t len, const struct bb_rr_server_opts *o,
-		     struct bb_rr_session *s)
+		     struct bb_rr_session *s, struct bb_rr_watch *w)
 {
 	size_t got = 0;
 	double idle = 0;
@@ -199,6 +200,8 @@ static int read_full(int fd, unsigned char *buf, size_t len, const struct bb_rr_
 		if (n > 0) {
 			got += (size_t)n;
 			idle = 0;
+			if (w)
+				bb_rr_watch_alive(w);
 		} else if (n == 0) {
 			if (got == 0)
 				return 0;
@@ -269,13 +272,14 @@ static void answer_hello(const struct bb_rr_ctl *h, int fd, int udp, uint32_t ke
 	encode_ack(fd, udp, s->status, s->status == BB_RR_OK ? key : 0, out);
 }
 
-static void tcp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s)
+static void tcp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s,
+			struct bb_rr_watch *w)
 {
 	unsigned char ctl[BB_RR_CTL_BYTES], *req, *resp;
 	struct bb_rr_ctl h;
 	int rc;
 
-	if (read_full(fd, ctl, sizeof ctl, o, s) != 1 || bb_rr_ctl_decode(ctl, sizeof ctl, &h)) {
+	if (read_full(fd, ctl, sizeof ctl, o, s, w) != 1 || bb_rr_ctl_decode(ctl, sizeof ctl, &h)) {
 		if (!s->end[0])
 			session_end(s, 0, "no valid hello from the client");
 		return;
@@ -290,7 +294,7 @@ static void tcp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_
 	req = calloc(1, s->req);
 	resp = calloc(1, s->resp);
 	double t0 = bb_now();
-	while (req && resp && (rc = read_full(fd, req, s->req, o, s)) == 1 &&
+	while (req && resp && (rc = read_full(fd, req, s->req, o, s, w)) == 1 &&
 	       write_full(fd, resp, s->resp, o, s) == 0)
 		s->transactions++;
 	if (!req || !resp)
@@ -300,6 +304,27 @@ static void tcp_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_
 	s->seconds = bb_now() - t0;
 	free(req);
 	free(resp);
+}
+
+/* The session blocks with no socket timeout (no timer armed per request;
+ * rr_watch.h): the watchdog ends it after the idle timeout or a stop, and
+ * says which.  With the socket ticks when no watchdog thread could start. */
+static void watched_session(int fd, const struct bb_rr_server_opts *o, struct bb_rr_session *s)
+{
+	struct bb_rr_watch w;
+	int watched = bb_rr_watch_start(&w, fd, o->idle_timeout_s, o->stop) == 0 &&
+		      bb_sock_no_tick(fd) == 0;
+
+	if (!watched) {
+		bb_rr_watch_end(&w);
+		bb_sock_set_tick(fd, BB_RR_TICK_S);
+	}
+	tcp_session(fd, o, s, watched ? &w : NULL);
+	switch (bb_rr_watch_end(&w)) {
+	case BB_RR_WATCH_STOP: session_end(s, 0, "stopped"); break;
+	case BB_RR_WATCH_IDLE: session_end(s, 0, "no request within the idle timeout"); break;
+	default: break;
+	}
 }
 
 static int serve_tcp(int lfd, const struct bb_rr_server_opts *o, struct bb_rr_session *s,
@@ -324,8 +349,7 @@ static int serve_tcp(int lfd, const struct bb_rr_server_opts *o, struct bb_rr_se
 	snprintf(s->peer + strlen(s->peer), sizeof s->peer - strlen(s->peer), " port %u",
 		 bb_addr_port((struct sockaddr *)&peer.ss));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-	bb_sock_set_tick(fd, BB_RR_TICK_S);
-	tcp_session(fd, o, s);
+	watched_session(fd, o, s);
 	close(fd);
 	return 0;
 }

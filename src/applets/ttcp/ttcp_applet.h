@@ -50,6 +50,7 @@
 #define TTCP_MAX_ALIGN (1u << 20)
 #define TTCP_UDP_MAX_DATAGRAM 65507
 #define TTCP_RX_MIN_READ (256u << 10)   /* the receiver's default read size, at least */
+#define TTCP_RX_BIG_READ (128u << 10)   /* ... when the writes are larger than this */
 #define TTCP_RX_LOWAT (16u << 10)       /* with -s, recv() waits for this much */
 #define TTCP_TICK_S 0.25                /* sockets wake this often to check stop/idle */
 
@@ -82,7 +83,10 @@ struct ttcp_opts {
 	int quiet_notes;              /* no "ttcp-t: socket" lines (quick profile) */
 };
 
+struct ttcp_session;
+
 struct ttcp_stream {
+	struct ttcp_session *session;
 	struct bb_xfer *x;            /* &own, or &udp->x for the UDP receiver */
 	struct bb_xfer own;
 	struct bb_udp_rx *udp;        /* the UDP receiver's state, else NULL */
@@ -96,6 +100,13 @@ struct ttcp_stream {
 	char peer[BB_ADDR_TEXT];
 	uint64_t iv_bytes;            /* bytes at the previous interval */
 	uint32_t iv_retrans;
+	/* The TCP sender's stream connects in its own thread, then writes at
+	 * once: nothing else runs between connect and its first write. */
+	struct bb_addr dest;
+	int connecting;               /* the controller has not seen it connect yet */
+	double connected_at;          /* set before connected */
+	atomic_int connected;
+	char error[200];              /* why its connect failed */
 };
 
 struct ttcp_session {
@@ -105,7 +116,7 @@ struct ttcp_session {
 	struct ttcp_stream *st[BB_MAX_STREAMS];
 	int n;
 	int file_fd;                  /* the sendfile source, -1 if none */
-	double t0;                    /* first connect or accept */
+	double t0;                    /* first connect or accept (0: none yet) */
 	double next_iv;               /* when the next periodic report is due */
 	int iv_count;
 	struct bb_cpu_snap cpu0, cpu1;
@@ -139,6 +150,9 @@ int ttcp_getopt(int argc, char **argv, unsigned mode);
 /* ttcp_quick.c: the quick profile, a loopback transfer into run. */
 struct bb_result *ttcp_quick(struct bb_run *run);
 
+/* The receiver's read size when --read-size is not given (ttcp_rx.c). */
+size_t ttcp_default_read_size(size_t buflen, int udp);
+
 /* ttcp_tx.c / ttcp_rx.c: run a session; 0 when complete, 1 otherwise. */
 int ttcp_transmit(struct ttcp_session *s);
 int ttcp_receive(struct ttcp_session *s);
@@ -159,6 +173,8 @@ int ttcp_stream_start(struct ttcp_session *s, struct ttcp_stream *t, void *(*fn)
 /* The session's clock and CPU snapshot, then every stream's thread on fn. */
 int ttcp_session_start(struct ttcp_session *s, void *(*fn)(void *));
 void *ttcp_run_tcp_send(void *arg);
+/* Connects to t->dest within --connect-timeout, then ttcp_run_tcp_send. */
+void *ttcp_run_tcp_connect_send(void *arg);
 void *ttcp_run_tcp_recv(void *arg);
 void *ttcp_run_udp_send(void *arg);
 void *ttcp_run_udp_recv(void *arg);
@@ -176,6 +192,9 @@ void ttcp_model_params(struct ttcp_session *s);
  * back (one warning on stderr for the first one capped), and for the first
  * stream the interface it uses, into the params. */
 void ttcp_model_socket(struct ttcp_session *s, struct ttcp_stream *t);
+/* The two halves of it: the buffers (and the warning), the interface. */
+void ttcp_model_sockbuf(struct ttcp_session *s, struct ttcp_stream *t);
+void ttcp_model_interface(struct ttcp_session *s, struct ttcp_stream *t);
 void ttcp_model_interval(struct ttcp_session *s, double from, double to);
 void ttcp_model_finish(struct ttcp_session *s);
 int ttcp_model_complete(const struct bb_result *r);

@@ -70,9 +70,11 @@ struct ttcp_stream *ttcp_stream_new(struct ttcp_session *s, int fd, size_t bufsi
 		return NULL;
 	}
 	p = ((uintptr_t)t->mem + align - 1) / align * align + o->offset;
+	t->session = s;
 	t->x = &t->own;
 	bb_xfer_init(t->x, &s->cfg, fd, (unsigned)s->n, (unsigned char *)p);
 	atomic_init(&t->finished, 0);
+	atomic_init(&t->connected, 0);
 	s->st[s->n++] = t;
 	return t;
 }
@@ -109,15 +111,42 @@ static void *run_and_mark(struct ttcp_stream *t, void (*loop)(struct bb_xfer *))
 	return NULL;
 }
 
+static void request_stop(struct ttcp_session *s, enum bb_end why)
+{
+	int none = 0;
+	atomic_compare_exchange_strong(&s->stop, &none, (int)why);
+}
+
+/* The data ends with the last write: the socket is shut for writing at
+ * once (the receiver sees the end now, not after the acknowledgements). */
 void *ttcp_run_tcp_send(void *arg)
 {
 	struct ttcp_stream *t = arg;
 
 	bb_tcp_send(t->x);
-	if (bb_end_complete(t->x->f.end))
+	if (bb_end_complete(t->x->f.end)) {
+		shutdown(t->x->fd, SHUT_WR);
 		bb_tcp_wait_acked(t->x);
+	}
 	finish(t);
 	return NULL;
+}
+
+void *ttcp_run_tcp_connect_send(void *arg)
+{
+	struct ttcp_stream *t = arg;
+	struct ttcp_session *s = t->session;
+
+	if (bb_sock_connect(t->x->fd, &t->dest, s->o->connect_timeout_s, &s->stop, t->error,
+			    sizeof t->error) != 0) {
+		bb_xfer_fail(t->x, BB_END_ERROR, 0, NULL);
+		request_stop(s, BB_END_ERROR);   /* every stream connects, or none sends */
+		finish(t);
+		return NULL;
+	}
+	t->connected_at = bb_now();
+	atomic_store_explicit(&t->connected, 1, memory_order_release);
+	return ttcp_run_tcp_send(t);
 }
 
 void *ttcp_run_tcp_recv(void *arg)
@@ -177,10 +206,22 @@ int ttcp_all_finished(const struct ttcp_session *s)
 	return 1;
 }
 
-static void request_stop(struct ttcp_session *s, enum bb_end why)
+/* Streams that connect in their own thread: the session's clock starts
+ * at the first connect, and classic ttcp's "connect" note is printed
+ * once stream 0 has connected (later than classic ttcp: not between the
+ * connect and the first write). */
+static void see_connects(struct ttcp_session *s)
 {
-	int none = 0;
-	atomic_compare_exchange_strong(&s->stop, &none, (int)why);
+	for (int i = 0; i < s->n; i++) {
+		struct ttcp_stream *t = s->st[i];
+		if (!t->connecting || !atomic_load_explicit(&t->connected, memory_order_acquire))
+			continue;
+		t->connecting = 0;
+		if (s->t0 == 0 || t->connected_at < s->t0)
+			s->t0 = t->connected_at;
+		if (i == 0)
+			ttcp_note(s->o, "connect");
+	}
 }
 
 /* Loops notice the stop flag within a socket tick; one blocked elsewhere
@@ -227,6 +268,7 @@ double ttcp_ctl_step(struct ttcp_session *s)
 {
 	double now, wait = TTCP_TICK_S;
 
+	see_connects(s);
 	check_stop(s);
 	due_intervals(s);
 	now = bb_now();
@@ -234,6 +276,8 @@ double ttcp_ctl_step(struct ttcp_session *s)
 		wait = s->next_iv - now;
 	if (s->o->time_s > 0 && s->t0 > 0 && s->t0 + s->o->time_s - now < wait)
 		wait = s->t0 + s->o->time_s - now;
+	else if (s->o->time_s > 0 && s->t0 == 0 && s->o->time_s < wait)
+		wait = s->o->time_s;         /* still connecting: look again before it is due */
 	return wait > 0.001 ? wait : 0.001;
 }
 
@@ -257,4 +301,5 @@ void ttcp_join_all(struct ttcp_session *s)
 			pthread_join(s->st[i]->thread, NULL);
 			s->st[i]->started = 0;
 		}
+	see_connects(s);
 }

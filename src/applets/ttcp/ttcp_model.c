@@ -79,7 +79,8 @@ static void params_notes(struct bb_kvlist *p, const struct ttcp_opts *o)
 		  ? "from connect to the return of the last write (classic); acked_s: until "
 		    "the receiver acknowledged every byte (TCP)"
 		  : o->udp ? "from the first datagram or start sentinel to the end sentinel"
-			   : "from accept to the end of the stream");
+			   : "from the first byte to the last; accept_real_s: from accept to "
+			     "the end of the stream");
 }
 
 void ttcp_model_params(struct ttcp_session *s)
@@ -136,14 +137,24 @@ static void warn_capped(const struct ttcp_session *s, const struct bb_sockbuf *b
 
 void ttcp_model_socket(struct ttcp_session *s, struct ttcp_stream *t)
 {
+	ttcp_model_sockbuf(s, t);
+	ttcp_model_interface(s, t);
+}
+
+void ttcp_model_interface(struct ttcp_session *s, struct ttcp_stream *t)
+{
+	if (s->n > 0 && s->st[0] == t)
+		put_interface(&s->r->params, t->x->fd);
+}
+
+void ttcp_model_sockbuf(struct ttcp_session *s, struct ttcp_stream *t)
+{
 	struct bb_kvlist *p = &s->r->params;
 	int first = s->n > 0 && s->st[0] == t;
 
 	bb_sockbuf_read(t->x->fd, s->o->sockbuf, &t->sockbuf);
-	if (first) {
+	if (first)
 		put_sockbuf(p, &t->sockbuf);
-		put_interface(p, t->x->fd);
-	}
 	if (bb_sockbuf_capped(&t->sockbuf) && !s->sockbuf_warned) {
 		s->sockbuf_warned = 1;
 		if (!first)
@@ -219,6 +230,7 @@ void ttcp_model_interval(struct ttcp_session *s, double from, double to)
 struct totals {
 	uint64_t bytes, calls;
 	double t_start, t_end, acked;
+	double accepted, ended;       /* TCP rx: the first accept, the last end of stream */
 };
 
 static void sum_streams(const struct ttcp_session *s, struct totals *t)
@@ -228,12 +240,18 @@ static void sum_streams(const struct ttcp_session *s, struct totals *t)
 	memset(t, 0, sizeof *t);
 	for (int i = 0; i < s->n; i++) {
 		const struct bb_xfer *x = s->st[i]->x;
+		double from, to;
+		bb_xfer_span(x, &from, &to);
 		t->bytes += x->n.bytes;
 		t->calls += x->n.calls;
-		if (t->t_start == 0 || x->n.t_start < t->t_start)
-			t->t_start = x->n.t_start;
-		if (x->n.t_end > t->t_end)
-			t->t_end = x->n.t_end;
+		if (t->t_start == 0 || from < t->t_start)
+			t->t_start = from;
+		if (to > t->t_end)
+			t->t_end = to;
+		if (t->accepted == 0 || x->n.t_start < t->accepted)
+			t->accepted = x->n.t_start;
+		if (x->n.t_end > t->ended)
+			t->ended = x->n.t_end;
 		if (x->acked_at > t->acked)
 			t->acked = x->acked_at;
 		all_acked &= x->acked_at > 0;
@@ -324,6 +342,7 @@ static void put_flow(struct bb_kvlist *v, const struct bb_udp_flow *f)
 	put_count(v, "sender_tally", f->sent);
 	bb_kv_num(v, "loss_fraction", bb_udp_flow_loss_fraction(f));
 	put_count(v, "out_of_order", f->out_of_order);
+	put_count(v, "duplicates", f->duplicates);
 	bb_kv_num(v, "jitter_s", f->jitter_ns * 1e-9);
 }
 
@@ -362,13 +381,18 @@ static void stream_values(struct ttcp_session *s, int i, double t0)
 	const struct bb_xfer *x = t->x;
 	char name[32];
 	struct bb_series *ser;
-	double real = x->n.t_end - x->n.t_start;
+	double from, to;
 
+	bb_xfer_span(x, &from, &to);
 	stream_name(name, sizeof name, i);
 	ser = series(s->r, TTCP_TRANSFER, name, "s", (double)x->n.bytes, "bytes");
-	bb_series_add(ser, real);
-	put_rates(&ser->values, (double)x->n.bytes, (double)x->n.calls, real);
-	bb_kv_num(&ser->values, "start_s", x->n.t_start - t0);
+	bb_series_add(ser, to - from);
+	put_rates(&ser->values, (double)x->n.bytes, (double)x->n.calls, to - from);
+	bb_kv_num(&ser->values, "start_s", from - t0);
+	if (x->n.t_first > 0)
+		bb_kv_num(&ser->values, "first_byte_s", x->n.t_first - x->n.t_start);
+	if (t->connected_at > 0)
+		bb_kv_num(&ser->values, "connect_to_write_s", x->n.t_start - t->connected_at);
 	if (x->acked_at > 0)
 		bb_kv_num(&ser->values, "acked_s", x->acked_at - x->n.t_start);
 	put_end(&ser->values, x);
@@ -396,7 +420,7 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 		return;
 	for (unsigned i = 0; i < BB_MAX_STREAMS; i++) {
 		const struct bb_udp_flow *f = &u->flows[i];
-		if (!f->received && !f->sent)
+		if (!f->datagram_len && !f->tallied)
 			continue;
 		snprintf(name, sizeof name, "udp%u", i);
 		struct bb_series *ser = series(s->r, "udp_flow", name, "datagrams",
@@ -407,6 +431,7 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 		sum.next_seq = bb_udp_sat_add(sum.next_seq, f->next_seq);
 		sum.sent = bb_udp_sat_add(sum.sent, bb_udp_flow_expected(f));
 		sum.out_of_order = bb_udp_sat_add(sum.out_of_order, f->out_of_order);
+		sum.duplicates = bb_udp_sat_add(sum.duplicates, f->duplicates);
 		if (f->jitter_ns > jitter)
 			jitter = f->jitter_ns;
 	}
@@ -420,6 +445,7 @@ static void udp_flows(struct ttcp_session *s, struct bb_kvlist *total)
 	bb_kv_bool(total, "udp_tallies", u->tallied != 0);
 	bb_kv_num(total, "udp_loss_fraction", bb_udp_flow_loss_fraction(&sum));
 	put_count(total, "udp_out_of_order", sum.out_of_order);
+	put_count(total, "udp_duplicates", sum.duplicates);
 	bb_kv_num(total, "udp_jitter_s", jitter * 1e-9);   /* the worst stream's */
 	bb_kv_int(total, "udp_iperf2_streams", u->iperf2_flows);
 	put_count(total, "udp_iperf2_reports_sent", u->reports_sent);
@@ -591,6 +617,8 @@ static void incompleteness(const struct ttcp_session *s, char *why, size_t len)
 	}
 	if (!why[0] && s->o->sink && announced > s->n)
 		snprintf(why, len, "the peer announced %d streams, %d connected", announced, s->n);
+	if (!why[0] && s->st[0]->udp)
+		bb_udp_rx_doubt(s->st[0]->udp, why, len);
 }
 
 void ttcp_model_finish(struct ttcp_session *s)
@@ -609,6 +637,11 @@ void ttcp_model_finish(struct ttcp_session *s)
 	if (t.acked > 0) {
 		bb_kv_num(&ser->values, "acked_s", t.acked - t.t_start);
 		bb_kv_num(&ser->values, "acked_bits_per_s", (double)t.bytes * 8.0 / (t.acked - t.t_start));
+	}
+	if (!s->o->transmit && is_tcp(s) && t.ended > t.accepted) {
+		bb_kv_num(&ser->values, "accept_real_s", t.ended - t.accepted);
+		bb_kv_num(&ser->values, "accept_bits_per_s",
+			  (double)t.bytes * 8.0 / (t.ended - t.accepted));
 	}
 	bb_cpu_delta(&s->cpu0, &s->cpu1, (double)sysconf(_SC_CLK_TCK), &d);
 	put_cpu(&ser->values, &d, (double)t.bytes);

@@ -227,17 +227,22 @@ static void render_udp(FILE *f, const struct bb_result *r, const struct bb_serie
 	if (!bb_kv_get(&t->values, "udp_datagrams"))
 		return;
 	render_refused(f, r, t);
-	if (!vnum(t, "udp_sequenced")) {
+	if (!vnum(t, "udp_sequenced"))
 		fprintf(f, "%s: udp: %lld datagrams, no sequence headers (classic peer or -l < 24): "
-			   "loss and jitter unknown\n", who(r), vint(t, "udp_datagrams"));
-		return;
-	}
-	fprintf(f, "%s: udp: %lld datagrams, %lld lost of %lld (%.3f%%), %lld out of order, "
-		   "jitter %.3f ms (RFC 3550)%s\n",
-		who(r), vint(t, "udp_datagrams"), vint(t, "udp_lost"), vint(t, "udp_expected"),
-		100.0 * vnum(t, "udp_loss_fraction"), vint(t, "udp_out_of_order"),
-		vnum(t, "udp_jitter_s") * 1e3,
-		vint(t, "udp_iperf2_streams") > 0 ? "; iperf2 client, its final datagram counted" : "");
+			   "loss and jitter unknown", who(r), vint(t, "udp_datagrams"));
+	else
+		fprintf(f, "%s: udp: %lld datagrams, %lld lost of %lld (%.3f%%), %lld out of order, "
+			   "%lld duplicates, jitter %.3f ms (RFC 3550)%s",
+			who(r), vint(t, "udp_datagrams"), vint(t, "udp_lost"), vint(t, "udp_expected"),
+			100.0 * vnum(t, "udp_loss_fraction"), vint(t, "udp_out_of_order"),
+			vint(t, "udp_duplicates"), vnum(t, "udp_jitter_s") * 1e3,
+			vint(t, "udp_iperf2_streams") > 0 ? "; iperf2 client, its final datagram counted"
+							   : "");
+	/* the status note's words (ttcp_model.c): one string in the binary */
+	fprintf(f, "; refused %llu foreign and %llu malformed datagram(s), not counted",
+		(unsigned long long)vint(t, "udp_foreign_datagrams"),
+		(unsigned long long)vint(t, "udp_malformed_datagrams"));
+	fputc('\n', f);
 }
 
 static void render_peer(FILE *f, const struct bb_result *r, const struct bb_series *s0)

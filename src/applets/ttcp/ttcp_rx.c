@@ -15,14 +15,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* TCP: 256 KiB whatever the writes (fewer calls for small ones), 128 KiB
+ * for writes above that: a 1 MiB write read in 1 MiB (the size it used to
+ * be) or 256 KiB blocks moved 26-29 Gbit/s at 0.39-0.44 CPU s per GB on
+ * loopback, in 128-192 KiB blocks 32-38 at 0.31-0.36 (docs/BENCHMARKS.md,
+ * issue 25).  UDP: a whole datagram or GRO batch, at least 256 KiB. */
+size_t ttcp_default_read_size(size_t buflen, int udp)
+{
+	if (udp)
+		return buflen > TTCP_RX_MIN_READ ? buflen : TTCP_RX_MIN_READ;
+	return buflen > TTCP_RX_BIG_READ ? TTCP_RX_BIG_READ : TTCP_RX_MIN_READ;
+}
+
 static void rx_config(struct ttcp_session *s)
 {
 	const struct ttcp_opts *o = s->o;
 	struct bb_xfer_cfg *c = &s->cfg;
-	size_t rd = o->read_size ? o->read_size : o->buflen;
+	size_t rd = o->read_size ? o->read_size : ttcp_default_read_size(o->buflen, o->udp);
 
-	if (!o->read_size && rd < TTCP_RX_MIN_READ)
-		rd = TTCP_RX_MIN_READ;
 	if (o->udp && rd < 65536)
 		rd = 65536;                  /* a whole datagram, or a GRO batch */
 	c->buflen = o->buflen;
@@ -113,14 +123,17 @@ static int add_connection(struct ttcp_session *s, int fd, const struct bb_addr *
 		return -1;
 	}
 	bb_addr_text((const struct sockaddr *)&peer->ss, t->peer, sizeof t->peer);
-	ttcp_note(s->o, "accept from %s", t->peer);
-	ttcp_model_socket(s, t);
 	t->x->n.t_start = bb_now();
-	if (s->n == 1) {
+	if (s->n == 1)
 		s->t0 = t->x->n.t_start;
+	/* reading first: the socket's facts after (the interface at the end) */
+	if (ttcp_stream_start(s, t, ttcp_run_tcp_recv) != 0)
+		return -1;
+	if (s->n == 1)
 		bb_cpu_snap_take(&s->cpu0);
-	}
-	return ttcp_stream_start(s, t, ttcp_run_tcp_recv);
+	ttcp_note(s->o, "accept from %s", t->peer);
+	ttcp_model_sockbuf(s, t);
+	return 0;
 }
 
 /* Whether to stop accepting; *since tracks how long every accepted
@@ -235,6 +248,8 @@ int ttcp_receive(struct ttcp_session *s)
 	ttcp_model_params(s);
 	if (lfd < 0)
 		lfd = listen_socket(s);
+	if (lfd >= 0 && !s->o->udp)
+		s->cfg.stamp_first = bb_tcp_stamp_arrivals(lfd) == 0;
 	if (lfd >= 0) {
 		if (!s->o->quiet_notes) {
 			ttcp_render_header(s->out, s->r);
@@ -252,6 +267,8 @@ int ttcp_receive(struct ttcp_session *s)
 		s->cpu0 = s->cpu1;
 	for (int i = 0; i < s->n && !s->o->udp; i++)
 		bb_tcpinfo_get(s->st[i]->x->fd, &s->st[i]->ti);
+	if (s->n > 0 && !s->o->udp)
+		ttcp_model_interface(s, s->st[0]);
 	if (lfd >= 0 && !s->o->udp && lfd != s->listen_fd)
 		close(lfd);
 	ttcp_model_finish(s);

@@ -7,7 +7,11 @@
  * listening socket, the connections still in their first bytes or
  * handshake, the control connections of running tests and the tests' wake
  * pipes, and gives every test a tick; stream threads only move data.
- * Accept failures for lack of descriptors pause accepting (no busy loop).
+ * At the connection cap (--max-conns, or what RLIMIT_NOFILE leaves) and
+ * when accept fails for lack of descriptors, the oldest connection silent
+ * for SRV_EVICT_S makes room; while none has been silent that long, new
+ * ones wait in the kernel's backlog (no busy loop, no newcomer refused
+ * while a silent one will soon go).
  * Its --help is src/applets/ttcp/help_server.txt. */
 #include "ttcp_server.h"
 #include "core/error.h"
@@ -24,6 +28,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,6 +40,7 @@ BB_HELP_TEXT(ttcp_server);
 #define SRV_BACKOFF_MIN_S 0.05
 #define SRV_BACKOFF_MAX_S 1.0
 #define SRV_EVICT_S 0.2             /* silent this long: the first to go at the cap */
+#define SRV_BACKLOG 1024            /* the kernel caps it at net.core.somaxconn */
 
 void srv_note(const char *fmt, ...)
 {
@@ -204,6 +211,11 @@ static int listen_on(const struct srv_opts *o, char *err, size_t errlen)
 		bb_addr_wildcard(AF_INET, o->base.port, &local);
 		fd = bb_sock_listen(AF_INET, &local, &so, err, errlen);
 	}
+	/* A long backlog: connections the cap holds back wait there in the
+	 * order they came, so a flood queues beside a legitimate client
+	 * rather than taking every slot and dropping its SYN. */
+	if (fd >= 0)
+		(void)listen(fd, SRV_BACKLOG);
 	return fd;
 }
 
@@ -222,49 +234,110 @@ static void back_off(struct srv *v, int err, double now)
 		t->emfile = 1;
 }
 
-/* At the connection cap, the oldest connection that has said nothing for
- * SRV_EVICT_S makes room (a flood of silent connections cannot keep
- * clients that speak at once out); 1 if one went. */
-static int evict_silent(struct srv *v, double now)
+/* Descriptors RLIMIT_NOFILE leaves for connections: the limit less those
+ * open now (the listening socket among them) and a spare. */
+static void fd_budget(struct srv *v)
+{
+	struct rlimit rl;
+	int open = 0;
+
+	v->fd_budget = INT_MAX / 2;
+	v->nofile = 0;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur > (rlim_t)1 << 20)
+		return;
+	v->nofile = (int)rl.rlim_cur;
+	for (int fd = 0; fd < v->nofile && fd < 4096; fd++)
+		open += fcntl(fd, F_GETFD) != -1;
+	v->fd_budget = v->nofile - open - SRV_FD_SPARE;
+}
+
+int srv_conn_cap(const struct srv *v)
+{
+	int room = v->fd_budget < 1 ? 1 : v->fd_budget;
+
+	return room < v->o->max_conns ? room : v->o->max_conns;
+}
+
+/* What caps the connections now, as the log says it. */
+static void cap_reason(const struct srv *v, int err, char *buf, size_t len)
+{
+	if (err == ENFILE)
+		snprintf(buf, len, "ENFILE");
+	else if (err == EMFILE || srv_conn_cap(v) < v->o->max_conns)
+		snprintf(buf, len, "no file descriptor left (RLIMIT_NOFILE %d)", v->nofile);
+	else
+		snprintf(buf, len, "--max-conns reached");
+}
+
+/* Room for one more connection: the oldest that has said nothing for
+ * SRV_EVICT_S goes (a flood of silent connections cannot keep clients
+ * that speak at once out).  1 when it went; else 0, and *until is when
+ * the oldest silent one may go (new ones wait in the backlog until
+ * then), or 0 when none can (every connection speaks or runs a test). */
+static int make_room(struct srv *v, double now, int err, double *until)
 {
 	struct srv_conn *old = NULL;
+	char why[96], verdict[160];
 
 	for (struct srv_conn *c = v->conns; c; c = c->next)
-		if (c->state == CONN_FIRST && c->n == 0 && now - c->opened >= SRV_EVICT_S)
+		if (c->state == CONN_FIRST && c->n == 0)
 			old = c;                 /* the list is newest first: the last is oldest */
+	*until = 0;
 	if (!old)
 		return 0;
-	srv_conn_drop(v, old, "empty: closed for a newer connection (--max-conns reached)");
+	if (now - old->opened < SRV_EVICT_S) {
+		*until = old->opened + SRV_EVICT_S;
+		return 0;
+	}
+	cap_reason(v, err, why, sizeof why);
+	snprintf(verdict, sizeof verdict, "empty: closed for a newer connection (%s)", why);
+	srv_conn_drop(v, old, verdict);
 	return 1;
 }
 
 static void take(struct srv *v, int fd, const struct bb_addr *peer)
 {
 	struct bb_ip ip;
-	char who[BB_ADDR_TEXT + 8], host[BB_ADDR_TEXT];
+	char who[BB_ADDR_TEXT + 8], host[BB_ADDR_TEXT], why[96], verdict[160];
 
-	if (v->nconns >= v->o->max_conns)
-		evict_silent(v, bb_now());
 	v->nconns++;
 	if (bb_ip_from_sockaddr((const struct sockaddr *)&peer->ss, &ip) == 0 &&
-	    bb_cidr_list_allows(&v->o->allow, &ip) && v->nconns <= v->o->max_conns) {
+	    bb_cidr_list_allows(&v->o->allow, &ip) && v->nconns <= srv_conn_cap(v)) {
 		srv_conn_add(v, fd, peer);
 		return;
 	}
 	bb_addr_text((const struct sockaddr *)&peer->ss, host, sizeof host);
 	snprintf(who, sizeof who, strchr(host, ':') ? "[%s]:%u" : "%s:%u", host,
 		 bb_addr_port((const struct sockaddr *)&peer->ss));
-	srv_log(who, "-", 0, 0, v->nconns > v->o->max_conns
-		? "refused: too many connections open (--max-conns)"
+	cap_reason(v, 0, why, sizeof why);
+	snprintf(verdict, sizeof verdict, "refused: too many connections open (%s)",
+		 why[0] == '-' ? "--max-conns" : why);
+	srv_log(who, "-", 0, 0, v->nconns > srv_conn_cap(v) ? verdict
 		: "refused: address not allowed (--allow)");
 	close(fd);
 	v->nconns--;
 }
 
+/* At the cap: room made, or accepting waits (0) until a silent one may go;
+ * with none to go, the next one is accepted and refused at once. */
+static int room_for_one(struct srv *v, double now)
+{
+	double until;
+
+	if (v->nconns < srv_conn_cap(v) || make_room(v, now, 0, &until))
+		return 1;
+	if (until <= 0)
+		return 1;
+	v->accept_pause_until = until;
+	return 0;
+}
+
 static void accept_some(struct srv *v, double now)
 {
-	for (int i = 0; i < SRV_ACCEPT_BURST; i++) {
+	for (int i = 0; i < SRV_ACCEPT_BURST && room_for_one(v, now); i++) {
 		struct bb_addr peer;
+		double until;
 		int fd;
 		peer.len = sizeof peer.ss;
 		fd = accept4(v->lfd, (struct sockaddr *)&peer.ss, &peer.len,
@@ -272,7 +345,15 @@ static void accept_some(struct srv *v, double now)
 		if (fd >= 0) {
 			v->backoff_s = 0;
 			take(v, fd, &peer);
-		} else if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+		} else if (errno == EMFILE || errno == ENFILE) {
+			int err = errno;
+			if (make_room(v, now, err, &until))
+				continue;                /* a descriptor is free: again */
+			back_off(v, err, now);
+			if (until > 0 && until < v->accept_pause_until)
+				v->accept_pause_until = until;   /* a silent one may go sooner */
+			return;
+		} else if (errno == ENOBUFS || errno == ENOMEM) {
 			back_off(v, errno, now);
 			return;
 		} else if (errno != ECONNABORTED && errno != EINTR && errno != EPROTO) {
@@ -330,7 +411,7 @@ static void watch_build(struct srv *v, struct watch *w, double now)
 }
 
 /* Connections first, each of which may free only itself; accepting last,
- * as it may close a pending connection (evict_silent) met earlier. */
+ * as it may close a pending connection (make_room) met earlier. */
 static void serve_ready(struct srv *v, struct watch *w, double now)
 {
 	char drain[64];
@@ -398,9 +479,13 @@ int ttcp_server_main(int argc, char **argv)
 		return BB_EXIT_FAIL;
 	}
 	ttcp_signals_install(&signal_target);
+	fd_budget(&v);
 	srv_note("serving on port %u: at most %d tests, %d connections; min rate %.0f bit/s "
-		 "over %g s%s%s", o->base.port, o->max_tests, o->max_conns, o->min_rate_bps,
+		 "over %g s%s%s", o->base.port, o->max_tests, srv_conn_cap(&v), o->min_rate_bps,
 		 o->rate_window_s, o->allow.n ? "; --allow" : "", o->keylen ? "; --key" : "");
+	if (srv_conn_cap(&v) < o->max_conns)
+		srv_note("RLIMIT_NOFILE %d leaves room for %d of --max-conns %d", v.nofile,
+			 srv_conn_cap(&v), o->max_conns);
 	serve(&v);
 	srv_note("stopping: %d tests running end as interrupted", v.ntests);
 	srv_conns_close_all(&v);

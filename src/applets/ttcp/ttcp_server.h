@@ -47,6 +47,8 @@
 #define SRV_KEY_MAX 1024
 #define SRV_MAX_UDP_BPS 1e9       /* bits/s the UDP streams a server sends may total */
 #define SRV_UDP_MIN_WRITE 24      /* a UDP write_len carries the sequence header */
+#define SRV_FD_SPARE 6            /* descriptors kept free of connections: a test's own
+				   * (wake pipes, UDP sockets), results files, /proc */
 
 struct srv_opts {
 	struct ttcp_opts base;        /* port, family, bind, -b, -D, -f */
@@ -133,12 +135,18 @@ struct srv {
 	int nconns;                   /* accepted fds open: pending, control, data */
 	int ntests;
 	int next_id;
-	double accept_pause_until;    /* EMFILE/ENFILE: accept again after this */
+	double accept_pause_until;    /* EMFILE/ENFILE, or at the cap: accept again after this */
+	int fd_budget;                /* descriptors RLIMIT_NOFILE leaves for connections
+				       * (INT_MAX / 2: no limit to speak of) */
+	int nofile;                   /* RLIMIT_NOFILE, 0 when unlimited */
 	double backoff_s;
 	unsigned long emfile_count;
 	atomic_int stop;              /* SIGINT/SIGTERM (ttcp_ctl.c's handler) */
 };
 
+/* Accepted connections the server keeps open at most: --max-conns, or
+ * fewer when RLIMIT_NOFILE leaves less (SRV_FD_SPARE kept free; at least 1). */
+int srv_conn_cap(const struct srv *v);
 /* ttcp_server.c (or ttcp_server_absent.c, in a build without it) */
 int ttcp_server_main(int argc, char **argv);
 /* The one line of log for a test or a refused or empty connection. */
@@ -209,6 +217,10 @@ void srv_ctl_refuse(int fd, const char *reason);
 void srv_result_of(const struct ttcp_session *s, int role, struct bb_ctl_msg *m);
 /* Bytes, seconds (first to last byte) of a session. */
 void srv_session_totals(const struct ttcp_session *s, uint64_t *bytes, double *seconds);
+/* The seconds a log line gives a session: first to last byte when it is
+ * complete, else from since (its test's start) to now, so that a test
+ * stopped for moving too little shows the rate it kept. */
+double srv_log_seconds(const struct ttcp_session *s, double seconds, double since);
 /* --key FILE: its bytes (1..cap, one trailing newline dropped); 0 or -1
  * with err. */
 int srv_key_load(const char *path, unsigned char *key, size_t cap, size_t *len, char *err,

@@ -304,7 +304,7 @@ static void session_init(struct client *c, int k, struct bb_run *run)
 	ttcp_session_init(&c->s[k], o, r);
 	cfg = &c->s[k].cfg;
 	cfg->buflen = o->buflen;
-	cfg->read_size = o->buflen > TTCP_RX_MIN_READ ? o->buflen : TTCP_RX_MIN_READ;
+	cfg->read_size = ttcp_default_read_size(o->buflen, o->udp);
 	cfg->nbuf = k == 0 && o->time_s <= 0 ? o->nbuf : 0;
 	cfg->src_fd = cfg->dst_fd = cfg->file_fd = -1;
 	cfg->idle_s = o->idle_timeout_s;
@@ -469,6 +469,7 @@ static void server_udp(const struct bb_ctl_msg *m, int role, struct bb_kvlist *p
 	unsigned long long dg = num_or_0(m, BB_CF_DATAGRAMS), lost = num_or_0(m, BB_CF_LOST);
 	unsigned long long foreign = num_or_0(m, BB_CF_FOREIGN);
 	unsigned long long malformed = num_or_0(m, BB_CF_MALFORMED);
+	unsigned long long dup = num_or_0(m, BB_CF_DUPLICATES);
 	double jitter = (double)num_or_0(m, BB_CF_JITTER_NS) * 1e-9;
 
 	bb_kv_int(p, "server_udp_datagrams", (long long)dg);
@@ -476,17 +477,20 @@ static void server_udp(const struct bb_ctl_msg *m, int role, struct bb_kvlist *p
 		fprintf(f, "ttcp-server: udp: sent %llu datagrams\n", dg);
 		return;
 	}
+	if (dup > dg)
+		dup = dg;                           /* the server's word: kept consistent */
 	fprintf(f, "ttcp-server: udp: %llu datagrams, %llu lost of %llu (%.3f%%), %llu out of "
-		   "order, jitter %.3f ms (RFC 3550); refused %llu foreign and %llu malformed "
-		   "datagram(s), not counted\n", dg, lost, dg + lost,
-		dg + lost ? 100.0 * (double)lost / (double)(dg + lost) : 0.0,
-		(unsigned long long)num_or_0(m, BB_CF_OUT_OF_ORDER), jitter * 1e3, foreign,
+		   "order, %llu duplicates, jitter %.3f ms (RFC 3550); refused %llu foreign and "
+		   "%llu malformed datagram(s), not counted\n", dg, lost, dg - dup + lost,
+		dg - dup + lost ? 100.0 * (double)lost / (double)(dg - dup + lost) : 0.0,
+		(unsigned long long)num_or_0(m, BB_CF_OUT_OF_ORDER), dup, jitter * 1e3, foreign,
 		malformed);
 	bb_kv_int(p, "server_udp_lost", (long long)lost);
 	bb_kv_int(p, "server_udp_out_of_order", (long long)num_or_0(m, BB_CF_OUT_OF_ORDER));
 	bb_kv_num(p, "server_udp_jitter_s", jitter);
 	bb_kv_int(p, "server_udp_foreign_datagrams", (long long)foreign);
 	bb_kv_int(p, "server_udp_malformed_datagrams", (long long)malformed);
+	bb_kv_int(p, "server_udp_duplicates", (long long)dup);
 }
 
 /* The server's end, printed under this end's report and kept in the model. */

@@ -110,13 +110,20 @@ void srv_session_totals(const struct ttcp_session *s, uint64_t *bytes, double *s
 	*bytes = 0;
 	for (int i = 0; i < s->n; i++) {
 		const struct bb_xfer *x = s->st[i]->x;
+		double from, to;
+		bb_xfer_span(x, &from, &to);
 		*bytes += x->n.bytes;
-		if (x->n.t_start > 0 && (t0 == 0 || x->n.t_start < t0))
-			t0 = x->n.t_start;
-		if (x->n.t_end > t1)
-			t1 = x->n.t_end;
+		if (from > 0 && (t0 == 0 || from < t0))
+			t0 = from;
+		if (to > t1)
+			t1 = to;
 	}
 	*seconds = t0 > 0 && t1 > t0 ? t1 - t0 : 0;
+}
+
+double srv_log_seconds(const struct ttcp_session *s, double seconds, double since)
+{
+	return s->r->ok || since <= 0 ? seconds : bb_now() - since;
 }
 
 static uint64_t tv_us(const struct timeval *a, const struct timeval *b)

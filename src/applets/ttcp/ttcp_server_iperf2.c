@@ -197,7 +197,7 @@ static void dir_failed(struct srv_test *t, const char *why)
 static void start(struct srv *v, struct srv_test *t, double now)
 {
 	struct srv_back *b = t->back;
-	int room = v->o->max_conns - v->nconns, n = b->want < room ? b->want : room;
+	int room = srv_conn_cap(v) - v->nconns, n = b->want < room ? b->want : room;
 	char err[200];
 
 	srv_dir_init(v, t, &t->tx, &b->o, 1, n > 0 ? n : 1);
@@ -347,6 +347,7 @@ int srv_iperf2_log(const struct srv_test *t)
 		if (!d->used)
 			continue;
 		srv_session_totals(&d->s, &bytes, &secs);
+		secs = srv_log_seconds(&d->s, secs, t->opened);
 		if (t->announced > 1)
 			snprintf(mode, sizeof mode, "tcp-iperf2x%d-%s%s", t->announced,
 				 back_name(b->mode), i ? "-back" : "");

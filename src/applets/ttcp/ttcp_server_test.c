@@ -105,7 +105,7 @@ static void count_first_bytes(struct bb_xfer *x, const unsigned char *pre, size_
 		return;
 	x->n.bytes = n;
 	x->n.calls = 1;
-	x->n.t_end = bb_now();
+	x->n.t_end = x->n.t_first = x->n.t_last = bb_now();
 	if (bb_iperf2_probe_feed(&x->peer.iperf2, pre, n) != BB_IPERF2_NEED_MORE) {
 		if (x->peer.iperf2.verdict == BB_IPERF2_FOUND)
 			atomic_store(&x->peer.streams, x->peer.iperf2.hdr.threads);
@@ -168,6 +168,33 @@ static void udp_limits(struct srv *v, const struct bb_ctl_msg *q, char *why, siz
 			 (unsigned long long)streams, v->o->max_udp_bps);
 }
 
+/* Data connections accepted tests still wait for. */
+static int promised(const struct srv *v)
+{
+	int n = 0;
+
+	for (const struct srv_test *t = v->tests; t; t = t->next)
+		for (int i = 0; i < 2 && !t->stopping; i++) {
+			const struct srv_dir *d = i == 0 ? &t->rx : &t->tx;
+			if (d->used && !d->udp && d->want > d->joined)
+				n += d->want - d->joined;
+		}
+	return n;
+}
+
+/* A TCP test is accepted only when its data connections will have room
+ * (silent connections make room for them), so that tests waiting for
+ * theirs cannot take every place. */
+static int conn_room(const struct srv *v, const struct bb_ctl_msg *q)
+{
+	int need = (int)q->num[BB_CF_STREAMS] * (q->num[BB_CF_DIRECTION] == BB_CTL_BOTH ? 2 : 1);
+	int held = v->nconns;
+
+	for (const struct srv_conn *c = v->conns; c; c = c->next)
+		held -= c->state == CONN_FIRST && c->n == 0;
+	return q->num[BB_CF_PROTO] != 0 || held + promised(v) + need <= srv_conn_cap(v);
+}
+
 /* A REQUEST the server cannot serve: why, else "". */
 static void request_limits(struct srv *v, const struct bb_ctl_msg *q, char *why,
 			   size_t len)
@@ -191,6 +218,10 @@ static void request_limits(struct srv *v, const struct bb_ctl_msg *q, char *why,
 			 (unsigned long long)wl, SRV_MAX_WRITE);
 	else if (bb_ctl_has(q, BB_CF_BYTES) && q->num[BB_CF_BYTES] % wl != 0)
 		snprintf(why, len, "bytes must be a multiple of write_len");
+	else if (!conn_room(v, q))
+		snprintf(why, len, "busy: no room for %llu more connections (this server's %s)",
+			 (unsigned long long)streams * (both ? 2 : 1),
+			 srv_conn_cap(v) < v->o->max_conns ? "RLIMIT_NOFILE" : "--max-conns");
 	else if (!srv_test_room(v, bb_now()))
 		snprintf(why, len, "busy: %d tests running (this server's --max-tests)",
 			 v->ntests);
@@ -559,6 +590,7 @@ static void finish(struct srv *v, struct srv_test *t)
 			snprintf(d->s.error, sizeof d->s.error, "%s", t->why);
 		ttcp_model_finish(&d->s);
 		srv_session_totals(&d->s, &b, &s);
+		s = srv_log_seconds(&d->s, s, t->opened);
 		bytes += b;
 		if (s > secs)
 			secs = s;

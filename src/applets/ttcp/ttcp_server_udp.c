@@ -206,6 +206,7 @@ void srv_udp_result(const struct ttcp_session *s, struct bb_ctl_msg *m)
 	put_count(m, BB_CF_OUT_OF_ORDER, t, "udp_out_of_order");
 	put_count(m, BB_CF_FOREIGN, t, "udp_foreign_datagrams");
 	put_count(m, BB_CF_MALFORMED, t, "udp_malformed_datagrams");
+	put_count(m, BB_CF_DUPLICATES, t, "udp_duplicates");
 	j = bb_kv_getnum(&t->values, "udp_jitter_s", 0) * 1e9;
 	bb_ctl_set(m, BB_CF_JITTER_NS, j < 0 ? 0 : j > 1e12 ? 1000000000000ull : (uint64_t)j);
 }

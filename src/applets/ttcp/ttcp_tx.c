@@ -1,7 +1,9 @@
-/* ttcp_tx.c - the transmitter (-t): resolves the receiver, opens and
- * connects every stream within --connect-timeout, then runs one sending
- * thread per stream until -n buffers, --time or the end of stdin, and
- * fills the model.  Classic ttcp's "socket"/"connect" notes go to stderr. */
+/* ttcp_tx.c - the transmitter (-t): resolves the receiver, opens every
+ * stream, then runs one sending thread per stream until -n buffers, --time
+ * or the end of stdin, and fills the model.  A TCP stream's thread
+ * connects (within --connect-timeout) and writes at once: its socket's
+ * facts are read before the connect and after the transfer.  Classic
+ * ttcp's "socket"/"connect" notes go to stderr. */
 #include "ttcp_applet.h"
 #include "core/timer.h"
 #include "net/pattern.h"
@@ -111,6 +113,12 @@ static int open_stream(struct ttcp_session *s, const struct bb_addr *peer, int i
 		return -1;
 	}
 	bb_pattern_fill(t->x->buf, o->buflen * s->cfg.gso_segs);
+	if (!o->udp) {                   /* the stream's thread connects (ttcp_ctl.c) */
+		t->dest = *peer;
+		t->connecting = 1;
+		ttcp_model_sockbuf(s, t);
+		return tx_socket_extras(s, fd);
+	}
 	if (bb_sock_connect(fd, peer, o->connect_timeout_s, &s->stop, s->error,
 			    sizeof s->error) != 0)
 		return -1;
@@ -138,9 +146,29 @@ static int sendfile_source(struct ttcp_session *s)
 	return 0;
 }
 
+/* TCP: the clock starts when the first stream has connected (ttcp_ctl.c),
+ * the CPU count just before. */
 static int start_all(struct ttcp_session *s)
 {
-	return ttcp_session_start(s, s->o->udp ? ttcp_run_udp_send : ttcp_run_tcp_send);
+	if (s->o->udp)
+		return ttcp_session_start(s, ttcp_run_udp_send);
+	bb_cpu_snap_take(&s->cpu0);
+	for (int i = 0; i < s->n; i++)
+		if (ttcp_stream_start(s, s->st[i], ttcp_run_tcp_connect_send) != 0)
+			return -1;
+	return 0;
+}
+
+/* After a TCP transfer: the first connect error, and the interface. */
+static void tcp_after(struct ttcp_session *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (s->st[i]->error[0] && !s->error[0])
+			snprintf(s->error, sizeof s->error, "%s", s->st[i]->error);
+		bb_tcpinfo_get(s->st[i]->x->fd, &s->st[i]->ti);
+	}
+	if (s->n > 0 && s->t0 > 0)
+		ttcp_model_interface(s, s->st[0]);
 }
 
 int ttcp_transmit(struct ttcp_session *s)
@@ -164,9 +192,8 @@ int ttcp_transmit(struct ttcp_session *s)
 	}
 	ttcp_join_all(s);
 	bb_cpu_snap_take(&s->cpu1);
-	for (int i = 0; i < s->n; i++)
-		if (!o->udp)
-			bb_tcpinfo_get(s->st[i]->x->fd, &s->st[i]->ti);
+	if (!o->udp)
+		tcp_after(s);
 	if (s->t0 == 0)
 		s->cpu0 = s->cpu1;          /* nothing was sent: no CPU to count */
 	ttcp_model_finish(s);
