@@ -59,3 +59,22 @@ jqt() {  # FILE EXPR DESCRIPTION: one check that a jq expression holds
 	jq -e "$2" "$1" >/dev/null 2>&1
 	tap $? "$3"
 }
+
+# ttcp_server NAME SECONDS NOFILE ARGS...: `ttcp -r --server -p $PORT ARGS`
+# in the background for at most SECONDS (under `ulimit -n NOFILE` unless
+# NOFILE is -), its output in $TMPD/NAME.out and .err; returns once it
+# serves, its pid in SPID (both pids in PIDS).  Uses wait_for (lib.sh).
+ttcp_server() {
+	name=$1 secs=$2 nofile=$3
+	shift 3
+	(
+		[ "$nofile" = - ] || ulimit -n "$nofile" || exit 1
+		exec timeout "$secs" "$BB" ttcp -r --server -p "$PORT" "$@"
+	) >"$TMPD/$name.out" 2>"$TMPD/$name.err" &
+	TPID=$!
+	PIDS="$PIDS $TPID"
+	wait_for "serving on port" "$TMPD/$name.err" 20
+	SPID=$(awk '{print $1}' "/proc/$TPID/task/$TPID/children" 2>/dev/null)
+	[ -n "$SPID" ] || SPID=$TPID
+	PIDS="$SPID $PIDS"
+}

@@ -49,16 +49,9 @@ EOF
 
 # server NAME ARGS...: the server under ulimit -n 32, its pid in SPID.
 server() {
-	name=$1
+	srv_name=$1
 	shift
-	( ulimit -n 32 && exec timeout 120 "$BB" ttcp -r --server -p "$PORT" "$@" ) \
-		>"$TMPD/$name.out" 2>"$TMPD/$name.err" &
-	TPID=$!
-	PIDS="$PIDS $TPID"
-	wait_for "serving on port" "$TMPD/$name.err" 20
-	SPID=$(awk '{print $1}' "/proc/$TPID/task/$TPID/children" 2>/dev/null)
-	[ -n "$SPID" ] || SPID=$TPID
-	PIDS="$SPID $PIDS"
+	ttcp_server "$srv_name" 120 32 "$@"
 }
 
 # legit NAME ARGS...: a test against the server, bounded; its status in RC.

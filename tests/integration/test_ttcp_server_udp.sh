@@ -100,15 +100,9 @@ EOF
 
 # server NAME ARGS...: a server in the background, its pid in SPID.
 server() {
-	name=$1
+	srv_name=$1
 	shift
-	timeout 300 "$BB" ttcp -r --server -p "$PORT" "$@" >"$TMPD/$name.out" 2>"$TMPD/$name.err" &
-	TPID=$!
-	PIDS="$PIDS $TPID"
-	wait_for "serving on port" "$TMPD/$name.err" 20
-	SPID=$(awk '{print $1}' "/proc/$TPID/task/$TPID/children" 2>/dev/null)
-	[ -n "$SPID" ] || SPID=$TPID
-	PIDS="$SPID $PIDS"
+	ttcp_server "$srv_name" 300 - "$@"
 }
 
 # client NAME ARGS...: a client of the current port; its status in RC.
