@@ -2,8 +2,9 @@
 # after lib.sh: background processes (their pids in PIDS) killed at exit,
 # then the test's own cleanup_extra when it has one; ports outside the
 # kernel's ephemeral range (PORT, next_port); waiting until something
-# listens on a port; the kernel's counters of what a loopback UDP transfer
-# can lose; and a jq check.
+# listens on a port or a connection is established; the kernel's counters
+# of what a loopback UDP transfer can lose; a jq check; and a `ttcp -r
+# --server` started in the background.
 PIDS=""
 cleanup() {
 	for p in $PIDS; do
@@ -77,4 +78,14 @@ ttcp_server() {
 	SPID=$(awk '{print $1}' "/proc/$TPID/task/$TPID/children" 2>/dev/null)
 	[ -n "$SPID" ] || SPID=$TPID
 	PIDS="$SPID $PIDS"
+}
+
+# wait_established FILTER: until a TCP connection matching the ss(8)
+# filter (as "dport = :$PORT") is established; at most 20 s.
+wait_established() {
+	i=0
+	while [ $i -lt 200 ] && ! ss -Htn state established "$1" 2>/dev/null | grep -q .; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 }

@@ -203,11 +203,7 @@ if command -v python3 >/dev/null 2>&1; then
 		--json "$TMPD/int.json" 127.0.0.1 >"$TMPD/int.out" 2>&1 &
 	CPID=$!
 	PIDS="$PIDS $CPID"
-	i=0
-	while [ $i -lt 200 ] && ! ss -Htn state established "dport = :$PORT" 2>/dev/null | grep -q .; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_established "dport = :$PORT"
 	sleep 0.5                        # blocked in recv: the 50 answers went long ago
 	kill -INT "$CPID"
 	wait "$CPID"
@@ -275,11 +271,7 @@ wait_for '^rr-s: serving' "$TMPD/k.out" 20
 CPID=$!
 PIDS="$PIDS $CPID"
 # the client is measuring once the server holds its connection
-i=0
-while [ $i -lt 200 ] && ! ss -Htn state established "sport = :$PORT" 2>/dev/null | grep -q .; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_established "sport = :$PORT"
 kill -9 "$KPID"
 wait "$CPID"
 tap $([ $? -eq 1 ]; echo $?) "the server killed mid-test: the client exits 1"
