@@ -60,7 +60,7 @@ while [ "$k" -le "$N" ]; do
 		f=$dir/lava/files
 		if [ -f "$f/boardbench.json" ] && [ -f "$f/boot_id.txt" ]; then
 			cp "$f/boardbench.json" "$AB/results/side-$side-$k.json"
-			cp "$dir/lava/out/output.yaml" "$AB/output-$k$side.yaml"
+			cp "$dir/lava/lava-run.log" "$AB/lava-run-$k$side.log"
 			echo "$side $k $(cat "$f/boot_id.txt")" >>"$AB/boots.txt"
 		fi
 	done
