@@ -12,7 +12,10 @@
 #         a busy loop on the other CPU in A (an idle vCPU's wake-ups would
 #         otherwise set the pace), moved onto the client's CPU in B: rr's
 #         rate must be claimed regressed and the client's wait for its CPU
-#         named among the differences.
+#         named among the differences;
+#   rrhog   rr alone with both its ends on CPU 0 (rr --loopback --pin 0,0,
+#         as on a one-CPU board), nothing else in A, a busy loop on CPU 0 in
+#         B: rr's rate must be claimed regressed and the loop named.
 # The runs of each comparison alternate A, B, A, B ... so that drift of the
 # machine falls on both sides alike; each run is labelled side=A or side=B
 # and compared with `compare DIR --by side --base A`.  A measurement, never
@@ -23,7 +26,7 @@
 #   -n RUNS    runs a side in every comparison (default 5)
 #   -c COUNT   A/A comparisons (default 20)
 #   -o DIR     keep the runs and outputs in DIR (default: temporary)
-#   -p PHASES  which phases, comma-separated (default aa,o0,busy; rrbusy too)
+#   -p PHASES  which phases, comma-separated (default aa,o0,busy; rrbusy, rrhog too)
 #   -a         analyse the runs already in DIR, run nothing new
 #   BB=path    the boardbench binary (default: ./boardbench, built if missing)
 #   BUSY_CPU=N the CPU the busy loop is pinned to (default: the last)
@@ -51,7 +54,7 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 for ph in ${phases//,/ }; do
-	case $ph in aa|o0|busy|rrbusy) ;; *) bad "-p: unknown phase '$ph' (aa, o0, busy, rrbusy)" ;; esac
+	case $ph in aa|o0|busy|rrbusy|rrhog) ;; *) bad "-p: unknown phase '$ph' (aa, o0, busy, rrbusy, rrhog)" ;; esac
 done
 [ "$analyse_only" -eq 0 ] || [ -n "$dir" ] || bad "-a needs -o DIR with the runs"
 has_phase() { case ",$phases," in *",$1,"*) return 0 ;; esac; return 1; }
@@ -63,10 +66,10 @@ trap 'busy_stop; [ -n "$dir" ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # One quick-suite run into DIR, labelled side=SIDE (RR_ONLY=1: rr alone,
-# its client pinned to CPU 0).
+# pinned as RR_PIN says: its client to CPU 0 by default).
 one_run() {  # bin dir side index
 	if [ "${RR_ONLY:-0}" = 1 ]; then
-		"$1" rr --loopback --pin 0 --time 3 --json "$2/run-$4.json" --label "side=$3" \
+		"$1" rr --loopback --pin "${RR_PIN:-0}" --time 3 --json "$2/run-$4.json" --label "side=$3" \
 			>"$2/run-$4.txt" 2>&1 || die "rr $4 ($3) failed: see $2/run-$4.txt"
 		return
 	fi
@@ -95,6 +98,7 @@ after_b() { :; }
 # compare's output for one directory, kept beside its runs (text and CSV).
 analyse() {  # dir
 	"$BB" compare "$1" --by side --base A --csv "$1/compare.csv" >"$1/compare.txt" 2>&1 || true
+	[ -s "$1/compare.csv" ] || die "compare wrote no CSV for $1: $(head -1 "$1/compare.txt")"
 }
 
 # Rows claimed in a comparison (calib, the CPU's speed, is the machine and
@@ -145,6 +149,16 @@ if has_phase rrbusy; then
 	fi
 	analyse "$work/rrbusy"
 fi
+if has_phase rrhog; then
+	if [ "$analyse_only" -eq 0 ]; then
+		before_b() { busy_start 0; }
+		after_b() { busy_stop; }
+		RR_ONLY=1 RR_PIN=0,0 collect "$work/rrhog" "$BB" "$BB"
+		before_b() { :; }
+		after_b() { :; }
+	fi
+	analyse "$work/rrhog"
+fi
 if has_phase aa; then
 	for ((k = 1; k <= count; k++)); do
 		d=$(printf '%s/aa/%03d' "$work" "$k")
@@ -176,7 +190,7 @@ if has_phase aa; then
 	echo "A/A: $any of $n comparisons claimed anything ($rows rows in all); goal at most 1 in 20"
 	if [ $((any * 20)) -le "$n" ]; then echo "A/A check: PASS"; else echo "A/A check: FAIL"; fi
 fi
-for ph in o0 busy rrbusy; do
+for ph in o0 busy rrbusy rrhog; do
 	has_phase $ph || continue
 	[ -f "$work/$ph/compare.csv" ] || continue
 	echo
@@ -189,7 +203,7 @@ for ph in o0 busy rrbusy; do
 	echo "Claimed rows ($(claims "$work/$ph")):"
 	echo
 	claimed_rows "$work/$ph" | sed 's/^/- /'
-	if [ "$ph" = busy ] || [ "$ph" = rrbusy ]; then
+	if [ "$ph" != o0 ]; then
 		echo
 		grep -q "^rr.tcp.1x1.rate,.*,regressed," "$work/$ph/compare.csv" &&
 			echo "$ph: rr's rate claimed regressed: yes" || echo "$ph: rr's rate claimed regressed: NO"
